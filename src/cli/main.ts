@@ -1,0 +1,51 @@
+// The `gatehouse` command: a table of subcommands, each in its own module under commands/.
+import { createCliContext, UsageError, type CliContext, type CommandSpec } from "./context.js";
+import { commands } from "./commands/index.js";
+
+function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    "Usage: gatehouse <command> [options]",
+    "",
+    "Gatehouse turns this computer into a local executor device for a Wegent-compatible agent",
+    "backend and keeps you at the gate of every command agents run here.",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run `gatehouse <command> --help` for a command's options. Most commands take --json.",
+    "The app home is $WEGENT_EXECUTOR_HOME, else ~/.wegent-executor.",
+  ].join("\n");
+}
+
+export async function main(argv: string[], ctx: CliContext = createCliContext()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    ctx.stdout.write(`${helpText()}\n`);
+    return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v") {
+    ctx.stdout.write(`${(await import("../version.js")).APP_VERSION}\n`);
+    return 0;
+  }
+  const spec: CommandSpec | undefined = commands.find((c) => c.name === name);
+  if (!spec) {
+    ctx.stderr.write(`gatehouse: unknown command "${name}"\n\n${helpText()}\n`);
+    return 2;
+  }
+  if (rest[0] === "--help" || rest[0] === "-h") {
+    ctx.stdout.write(`Usage: ${spec.usage}\n\n${spec.summary}\n`);
+    return 0;
+  }
+  try {
+    return await spec.run(rest, ctx);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      ctx.stderr.write(`gatehouse ${name}: ${error.message}\nUsage: ${spec.usage}\n`);
+      return 2;
+    }
+    ctx.stderr.write(`gatehouse ${name}: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

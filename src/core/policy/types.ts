@@ -1,0 +1,114 @@
+// The policy engine's vocabulary (exec-policy.md). Shared by the analyser, matcher, decision,
+// executor, approval server, CLI and UI, so it lives in one file.
+import type { AllowlistEntry, Ask, AskFallback, Security } from "../approvals/schema.js";
+
+export type { AllowlistEntry, Ask, AskFallback, Security };
+
+/** Which shell a command string is meant for. `posix` = the user's shell on macOS/Linux. */
+export type ShellKind = "posix" | "cmd" | "powershell";
+
+/** What is asked to run: exactly one of `argv` and `command`. */
+export interface CommandInput {
+  argv?: string[];
+  command?: string;
+  /** For `command`: which shell runs it (default: `posix`, or `cmd` on Windows). */
+  shell?: ShellKind;
+}
+
+export type FlagKind =
+  | "redirect" // output redirection to a file
+  | "background" // `&`
+  | "eval"
+  | "source"
+  | "exec"
+  | "function-definition"
+  | "dynamic-command" // command name is not a literal word
+  | "dangerous-assignment" // PATH, LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH
+  | "inline-code" // python -c, node -e, …
+  | "parse-error"
+  | "too-deep" // sh -c nesting over the limit
+  | "complex-windows"; // cmd/PowerShell beyond one simple command
+
+export interface Flag {
+  kind: FlagKind;
+  /** Plain words for the person deciding, e.g. `writes to out.txt`. */
+  detail: string;
+  /** Index into `segments` when the flag belongs to one segment (inline code). */
+  segment?: number;
+}
+
+export type FoundVia = "path" | "absolute" | "relative" | "home";
+
+export interface Segment {
+  /** The words of the simple command after unwrapping dispatch wrappers. */
+  argv: string[];
+  /** The command word as written (`git`, `./rg`, `/usr/bin/env`). */
+  executable: string;
+  /** Real path of the executable, or null when it could not be resolved. */
+  resolvedPath: string | null;
+  foundVia: FoundVia | null;
+  /** Why it did not resolve (`not found on PATH`, `not executable`, …). */
+  resolveError?: string;
+  /** Set when this segment is a dispatch wrapper (`env`, `nice`, …) whose command is a later segment. */
+  wrapper?: boolean;
+  /** Where it was found: `top`, `substitution`, `subshell`, `sh -c`, … (for explanations). */
+  context: string;
+  matchedEntryId: string | null;
+  /** Why no entry matched (only when matchedEntryId is null). */
+  missReason?: string;
+}
+
+export interface Analysis {
+  /** False when the parser failed; then `flags` holds a `parse-error`. */
+  ok: boolean;
+  segments: Segment[];
+  flags: Flag[];
+}
+
+export type SettingSource = "request" | `agents.${string}` | "defaults" | "built-in";
+
+export interface EffectiveSettings {
+  security: Security;
+  ask: Ask;
+  askFallback: AskFallback;
+  sources: { security: SettingSource; ask: SettingSource; askFallback: SettingSource };
+}
+
+export type Outcome = "run" | "prompt" | "deny";
+
+export interface PolicyDecision {
+  outcome: Outcome;
+  /** `security=deny`, `allowlist-miss`, `ask=always`, `security=full`, `allowlist`, `approvals-file-invalid`… */
+  reason: string;
+  /** Entries that covered the segments (for `decidedBy: rule:<id>` and usage bookkeeping). */
+  matchedEntryIds: string[];
+}
+
+/** `gatehouse policy explain --json` and the `policy.explain` socket reply. */
+export interface Explanation extends PolicyDecision {
+  security: Security;
+  ask: Ask;
+  askFallback: AskFallback;
+  sources: EffectiveSettings["sources"];
+  agentId: string;
+  cwd: string;
+  command: CommandInput;
+  flags: string[];
+  flagDetails: Flag[];
+  segments: Segment[];
+  /** Whether the allowlist alone covers the command (used by askFallback=allowlist). */
+  allowlistSatisfied: boolean;
+  approvalsFile: { path: string; status: "ok" | "missing" | "invalid"; error?: string };
+  /** Entries *Allow always* would save (exec-policy.md "Deciding"). */
+  proposedEntries: ProposedEntry[];
+}
+
+export interface ProposedEntry {
+  pattern: string;
+  argPattern?: string;
+  /** Index of the uncovered segment this entry is for. */
+  segment: number;
+}
+
+/** Who decided, as written to the audit log and replies. */
+export type DecidedBy = `rule:${string}` | "user" | "fallback" | "policy";

@@ -1,0 +1,91 @@
+// A cross-process lock next to a file (`<file>.lock`, created with O_EXCL), so two CLI processes or
+// the UI and the CLI never interleave a read-modify-write. A lock whose owner process is gone, or
+// that is older than `staleMs`, is broken.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+export interface FileLockOptions {
+  /** Give up after this long (default 15 s). */
+  timeoutMs?: number;
+  /** A lock file older than this is taken over (default 30 s; holders only do short updates). */
+  staleMs?: number;
+}
+
+export class LockTimeoutError extends Error {
+  constructor(readonly lockFile: string) {
+    super(`Timed out waiting for the lock ${lockFile}; if no Gatehouse process is running, delete it.`);
+    this.name = "LockTimeoutError";
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function lockIsStale(lockFile: string, staleMs: number): Promise<boolean> {
+  try {
+    const [text, stat] = await Promise.all([fs.readFile(lockFile, "utf8"), fs.stat(lockFile)]);
+    if (Date.now() - stat.mtimeMs > staleMs) return true;
+    const [pidText, host] = text.split("\n");
+    const pid = Number(pidText);
+    if (host === os.hostname() && Number.isInteger(pid) && pid > 0 && !processIsAlive(pid)) return true;
+    return false;
+  } catch (error) {
+    // vanished, or still being written by its owner: not stale, retry
+    void error;
+    return false;
+  }
+}
+
+export async function withFileLock<T>(
+  file: string,
+  fn: () => Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
+  const lockFile = `${file}.lock`;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const staleMs = options.staleMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  let delay = 2;
+  for (;;) {
+    try {
+      const handle = await fs.open(lockFile, "wx", 0o600);
+      try {
+        await handle.writeFile(`${process.pid}\n${os.hostname()}\n`);
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") {
+        await fs.mkdir(path.dirname(lockFile), { recursive: true, mode: 0o700 });
+        continue;
+      }
+      if (code !== "EEXIST") throw error;
+      if (await lockIsStale(lockFile, staleMs)) {
+        // Rename first so two processes that both saw it stale do not both delete a fresh lock.
+        const claimed = `${lockFile}.stale-${process.pid}-${Date.now()}`;
+        await fs.rename(lockFile, claimed).then(
+          () => fs.rm(claimed, { force: true }),
+          () => undefined,
+        );
+        continue;
+      }
+      if (Date.now() > deadline) throw new LockTimeoutError(lockFile);
+      await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
+      delay = Math.min(delay * 2, 50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await fs.rm(lockFile, { force: true });
+  }
+}

@@ -1,0 +1,3 @@
+export * from "./atomic-write.js";
+export * from "./file-lock.js";
+export * from "./json-file.js";

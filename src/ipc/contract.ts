@@ -1,0 +1,2 @@
+// IPC contract (issue 6).
+export {};
