@@ -112,3 +112,33 @@ export interface ProposedEntry {
 
 /** Who decided, as written to the audit log and replies. */
 export type DecidedBy = `rule:${string}` | "user" | "fallback" | "policy";
+
+/** A decision a person (or askFallback) gives on a prompt. */
+export type PromptDecision = "allow-once" | "allow-always" | "deny" | "timeout" | "cancelled";
+
+/** What the approval dialog shows; queued by the prompt broker (approval-server/broker.ts). */
+export interface PromptRequest {
+  id: string;
+  /** Groups prompts (exec-policy.md "Agents and sessions"): `task:<id>`, `claude:<session>`, `local`, … */
+  sessionKey: string;
+  agentId: string;
+  /** Who asked: `backend`, `claude-hook`, `cli`, `socket`, … */
+  source: string;
+  /** Free text from the requester (e.g. the backend's `command_key`). */
+  reason?: string;
+  cwd: string;
+  command: CommandInput;
+  explanation: Explanation;
+  createdAt: number;
+  /** When askFallback takes over (createdAt + timeout). */
+  expiresAt: number;
+}
+
+export interface PromptAnswer {
+  decision: PromptDecision;
+  /** For allow-always: the entries the person confirmed (possibly edited from `proposedEntries`). */
+  entries?: ProposedEntry[];
+}
+
+/** Asks a person; resolves with `timeout` when nobody answers by `expiresAt`. */
+export type PromptFn = (prompt: PromptRequest, signal?: AbortSignal) => Promise<PromptAnswer>;
