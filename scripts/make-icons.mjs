@@ -8,7 +8,8 @@ import zlib from "node:zlib";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 function crc32(buf) {
-  let c, crc = 0xffffffff;
+  let c,
+    crc = 0xffffffff;
   for (let n = 0; n < buf.length; n++) {
     c = (crc ^ buf[n]) & 0xff;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -17,32 +18,51 @@ function crc32(buf) {
   return (crc ^ 0xffffffff) >>> 0;
 }
 function chunk(type, data) {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
   const td = Buffer.concat([Buffer.from(type), data]);
-  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(td));
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
   return Buffer.concat([len, td, crc]);
 }
 function png(size, rgba) {
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0); ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  ihdr[10] = 0;
+  ihdr[11] = 0;
+  ihdr[12] = 0;
   const raw = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) {
     raw[y * (size * 4 + 1)] = 0;
     rgba.copy(raw, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr),
-    chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", zlib.deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 function ico(pngs) {
-  const header = Buffer.alloc(6); header.writeUInt16LE(0, 0); header.writeUInt16LE(1, 2); header.writeUInt16LE(pngs.length, 4);
+  const header = Buffer.alloc(6);
+  header.writeUInt16LE(0, 0);
+  header.writeUInt16LE(1, 2);
+  header.writeUInt16LE(pngs.length, 4);
   const dir = Buffer.alloc(16 * pngs.length);
   let offset = 6 + dir.length;
   pngs.forEach(({ size, data }, i) => {
     const o = i * 16;
-    dir[o] = size >= 256 ? 0 : size; dir[o + 1] = size >= 256 ? 0 : size; dir[o + 2] = 0; dir[o + 3] = 0;
-    dir.writeUInt16LE(1, o + 4); dir.writeUInt16LE(32, o + 6);
-    dir.writeUInt32LE(data.length, o + 8); dir.writeUInt32LE(offset, o + 12);
+    dir[o] = size >= 256 ? 0 : size;
+    dir[o + 1] = size >= 256 ? 0 : size;
+    dir[o + 2] = 0;
+    dir[o + 3] = 0;
+    dir.writeUInt16LE(1, o + 4);
+    dir.writeUInt16LE(32, o + 6);
+    dir.writeUInt32LE(data.length, o + 8);
+    dir.writeUInt32LE(offset, o + 12);
     offset += data.length;
   });
   return Buffer.concat([header, dir, ...pngs.map((p) => p.data)]);
@@ -51,55 +71,105 @@ function ico(pngs) {
 // Shape in unit coordinates (0..1): an arch (rectangle with a round top) with a door cut out,
 // and an optional badge dot at the top right.
 function inArch(x, y) {
-  const left = 0.16, right = 0.84, bottom = 0.92, cx = 0.5, r = (right - left) / 2, top = 0.12 + r;
-  const outer = (x >= left && x <= right && y >= top && y <= bottom) || (y < top && (x - cx) ** 2 + (y - top) ** 2 <= r * r);
-  const dl = 0.38, dr = 0.62, dtop = 0.5, dcx = 0.5, dr2 = (dr - dl) / 2;
-  const door = (x >= dl && x <= dr && y >= dtop && y <= bottom + 0.01) || (y < dtop && (x - dcx) ** 2 + (y - dtop) ** 2 <= dr2 * dr2);
+  const left = 0.16,
+    right = 0.84,
+    bottom = 0.92,
+    cx = 0.5,
+    r = (right - left) / 2,
+    top = 0.12 + r;
+  const outer =
+    (x >= left && x <= right && y >= top && y <= bottom) ||
+    (y < top && (x - cx) ** 2 + (y - top) ** 2 <= r * r);
+  const dl = 0.38,
+    dr = 0.62,
+    dtop = 0.5,
+    dcx = 0.5,
+    dr2 = (dr - dl) / 2;
+  const door =
+    (x >= dl && x <= dr && y >= dtop && y <= bottom + 0.01) ||
+    (y < dtop && (x - dcx) ** 2 + (y - dtop) ** 2 <= dr2 * dr2);
   return outer && !door;
 }
-function inBadge(x, y) { return (x - 0.8) ** 2 + (y - 0.2) ** 2 <= 0.18 ** 2; }
+function inBadge(x, y) {
+  return (x - 0.8) ** 2 + (y - 0.2) ** 2 <= 0.18 ** 2;
+}
 
 function draw(size, { color, badge = null, background = null }) {
   const buf = Buffer.alloc(size * size * 4);
   const ss = 4;
-  for (let py = 0; py < size; py++) for (let px = 0; px < size; px++) {
-    let archCov = 0, badgeCov = 0, bgCov = 0;
-    for (let sy = 0; sy < ss; sy++) for (let sx = 0; sx < ss; sx++) {
-      const x = (px + (sx + 0.5) / ss) / size, y = (py + (sy + 0.5) / ss) / size;
-      if (badge && inBadge(x, y)) badgeCov++;
-      else if (inArch(x, y)) archCov++;
-      if (background && (x - 0.5) ** 2 + (y - 0.5) ** 2 <= 0.5 ** 2) bgCov++;
+  for (let py = 0; py < size; py++)
+    for (let px = 0; px < size; px++) {
+      let archCov = 0,
+        badgeCov = 0,
+        bgCov = 0;
+      for (let sy = 0; sy < ss; sy++)
+        for (let sx = 0; sx < ss; sx++) {
+          const x = (px + (sx + 0.5) / ss) / size,
+            y = (py + (sy + 0.5) / ss) / size;
+          if (badge && inBadge(x, y)) badgeCov++;
+          else if (inArch(x, y)) archCov++;
+          if (background && (x - 0.5) ** 2 + (y - 0.5) ** 2 <= 0.5 ** 2) bgCov++;
+        }
+      const n = ss * ss,
+        o = (py * size + px) * 4;
+      const layers = [];
+      if (background) layers.push([background, bgCov / n]);
+      layers.push([color, archCov / n]);
+      if (badge) layers.push([badge, badgeCov / n]);
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
+      for (const [[cr, cg, cb], ca] of layers) {
+        const na = ca + a * (1 - ca);
+        if (na > 0) {
+          r = (cr * ca + r * a * (1 - ca)) / na;
+          g = (cg * ca + g * a * (1 - ca)) / na;
+          b = (cb * ca + b * a * (1 - ca)) / na;
+        }
+        a = na;
+      }
+      buf[o] = Math.round(r);
+      buf[o + 1] = Math.round(g);
+      buf[o + 2] = Math.round(b);
+      buf[o + 3] = Math.round(a * 255);
     }
-    const n = ss * ss, o = (py * size + px) * 4;
-    const layers = [];
-    if (background) layers.push([background, bgCov / n]);
-    layers.push([color, archCov / n]);
-    if (badge) layers.push([badge, badgeCov / n]);
-    let r = 0, g = 0, b = 0, a = 0;
-    for (const [[cr, cg, cb], ca] of layers) {
-      const na = ca + a * (1 - ca);
-      if (na > 0) { r = (cr * ca + r * a * (1 - ca)) / na; g = (cg * ca + g * a * (1 - ca)) / na; b = (cb * ca + b * a * (1 - ca)) / na; }
-      a = na;
-    }
-    buf[o] = Math.round(r); buf[o + 1] = Math.round(g); buf[o + 2] = Math.round(b); buf[o + 3] = Math.round(a * 255);
-  }
   return png(size, buf);
 }
 
-const out = (p, data) => { const f = path.join(root, "assets", p); mkdirSync(path.dirname(f), { recursive: true }); writeFileSync(f, data); };
-const black = [0, 0, 0], green = [46, 160, 67], grey = [128, 128, 128], orange = [230, 126, 34], white = [255, 255, 255], blue = [37, 99, 235];
+const out = (p, data) => {
+  const f = path.join(root, "assets", p);
+  mkdirSync(path.dirname(f), { recursive: true });
+  writeFileSync(f, data);
+};
+const black = [0, 0, 0],
+  green = [46, 160, 67],
+  grey = [128, 128, 128],
+  orange = [230, 126, 34],
+  white = [255, 255, 255],
+  blue = [37, 99, 235];
 // macOS menubar: template images (black + alpha); the OS tints them. Attention adds a dot.
-for (const [name, badge] of [["trayTemplate", null], ["trayAttentionTemplate", black]]) {
+for (const [name, badge] of [
+  ["trayTemplate", null],
+  ["trayAttentionTemplate", black],
+]) {
   out(`tray/${name}.png`, draw(16, { color: black, badge }));
   out(`tray/${name}@2x.png`, draw(32, { color: black, badge }));
 }
 // Windows / Linux: coloured state icons.
-for (const [state, color, badge] of [["connected", green, null], ["offline", grey, null], ["attention", green, orange]]) {
+for (const [state, color, badge] of [
+  ["connected", green, null],
+  ["offline", grey, null],
+  ["attention", green, orange],
+]) {
   out(`tray/tray-${state}.png`, draw(16, { color, badge }));
   out(`tray/tray-${state}@2x.png`, draw(32, { color, badge }));
   out(`tray/tray-${state}.ico`, ico([16, 32].map((size) => ({ size, data: draw(size, { color, badge }) }))));
 }
 // App icon: white arch on a blue disc.
 out("icon.png", draw(1024, { color: white, background: blue }));
-out("icon.ico", ico([16, 32, 48, 256].map((size) => ({ size, data: draw(size, { color: white, background: blue }) }))));
+out(
+  "icon.ico",
+  ico([16, 32, 48, 256].map((size) => ({ size, data: draw(size, { color: white, background: blue }) }))),
+);
 console.log("icons written to assets/");

@@ -49,6 +49,8 @@ if (binary) {
     : !display
       ? "there is no display (DISPLAY/WAYLAND_DISPLAY unset)"
       : "the Electron binary could not be downloaded";
-  process.stderr.write(`gatehouse: not starting the tray app because ${why}; starting the headless runner (gatehouse serve) instead.\n`);
+  process.stderr.write(
+    `gatehouse: not starting the tray app because ${why}; starting the headless runner (gatehouse serve) instead.\n`,
+  );
   run(process.execPath, [path.join(root, "bin", "gatehouse.js"), "serve", ...process.argv.slice(2)]);
 }
