@@ -1,0 +1,175 @@
+// The device as one service for the composition root (src/services.ts): configuration, token,
+// connection loop, event handlers, heartbeat payload and the status file, wired together.
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "../core/log.js";
+import type { AppPaths, Env } from "../core/paths.js";
+import { resolveAuthToken } from "../secrets/auth-token.js";
+import type { SecretStore } from "../secrets/secret-store.js";
+import { APP_VERSION } from "../version.js";
+import { localAddressToward } from "./client-ip.js";
+import { loadDeviceConfig, type DeviceConfigResult } from "./config.js";
+import {
+  DeviceConnection,
+  type ConnectionDeps,
+  type ConnectionState,
+  type ConnectionTimings,
+} from "./connection.js";
+import type { CapabilitiesPort, CommandPort, TaskRegistry } from "./deps.js";
+import { attachEventHandlers } from "./event-handlers.js";
+import { buildHeartbeatPayload, EMPTY_CAPABILITY_REPORT } from "./heartbeat-payload.js";
+import { createIdleTaskRegistry } from "./idle-task-registry.js";
+import { createStatusWriter, type StatusWriter } from "./status-file.js";
+
+export interface DeviceServiceOptions {
+  paths: AppPaths;
+  env: Env;
+  secrets: SecretStore;
+  logger: Logger;
+  capabilities: CapabilitiesPort;
+  commands: CommandPort;
+  /** Default: the idle registry (no task runner yet; cancels remembered, close-session acked). */
+  tasks?: TaskRegistry;
+  now?: () => number;
+  timings?: Partial<ConnectionTimings>;
+  /** Default: the local address of a UDP socket toward the backend. */
+  clientIp?: (host: string, port: number) => Promise<string>;
+  executorVersion?: string;
+  platform?: NodeJS.Platform;
+  /** Write `E/status.json` on every change (default true). */
+  writeStatusFile?: boolean;
+  /** Test seam: replaces socket.io-client's `io`. */
+  createSocket?: ConnectionDeps["createSocket"];
+}
+
+export class DeviceService {
+  private readonly connection: DeviceConnection;
+  private readonly status: StatusWriter | null;
+  private readonly tasks: TaskRegistry;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly options: DeviceServiceOptions) {
+    const logger = options.logger;
+    this.tasks =
+      options.tasks ?? createIdleTaskRegistry({ logger, ...(options.now ? { now: options.now } : {}) });
+    this.status =
+      options.writeStatusFile === false
+        ? null
+        : createStatusWriter({ paths: options.paths, logger, ...(options.now ? { now: options.now } : {}) });
+    const codexAuth = path.join(options.paths.codexHome, "auth.json");
+    this.connection = new DeviceConnection({
+      logger,
+      executorVersion: options.executorVersion ?? APP_VERSION,
+      ...(options.timings ? { timings: options.timings } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.createSocket ? { createSocket: options.createSocket } : {}),
+      loadConfig: () => this.loadConfig(),
+      resolveToken: async (config) =>
+        (
+          await resolveAuthToken({
+            env: options.env,
+            secrets: options.secrets,
+            configToken: config.fileAuthToken,
+            logger,
+          })
+        )?.token ?? null,
+      clientIp: options.clientIp ?? ((host, port) => localAddressToward(host, port)),
+      heartbeatPayload: async (session) => {
+        let capabilities = EMPTY_CAPABILITY_REPORT;
+        try {
+          capabilities = await options.capabilities.report();
+        } catch (error) {
+          logger.warn(
+            `Could not build the capability report; sending the empty one: ${(error as Error).message}`,
+          );
+        }
+        return buildHeartbeatPayload({
+          deviceId: session.config.deviceId,
+          runtimeInstanceId: session.config.runtimeInstanceId,
+          executorVersion: options.executorVersion ?? APP_VERSION,
+          transferHost: session.transferHost,
+          maxConcurrentTasks: session.config.maxConcurrentTasks,
+          tasks: this.tasks.snapshot(),
+          codexAuth: { targetPath: codexAuth, exists: await fileExists(codexAuth) },
+          capabilities,
+        });
+      },
+      attachHandlers: (socket, session) =>
+        attachEventHandlers(socket, session, {
+          capabilities: options.capabilities,
+          commands: options.commands,
+          tasks: this.tasks,
+          taskEvents: this.connection.taskEvents,
+          logger,
+        }),
+    });
+  }
+
+  /** The configuration the next attempt will use (file + generated ids + environment). */
+  loadConfig(): Promise<DeviceConfigResult> {
+    return loadDeviceConfig({
+      paths: this.options.paths,
+      env: this.options.env,
+      ...(this.options.platform ? { platform: this.options.platform } : {}),
+    });
+  }
+
+  async start(): Promise<void> {
+    if (!this.unsubscribe && this.status) {
+      const status = this.status;
+      this.unsubscribe = this.connection.onState((state) => status.write(state));
+      status.write(this.connection.state());
+    }
+    await this.connection.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.connection.stop();
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.status) {
+      this.status.write(this.connection.state(), false);
+      await this.status.flush();
+    }
+  }
+
+  pause(): Promise<void> {
+    return this.connection.pause();
+  }
+
+  resume(): Promise<void> {
+    return this.connection.resume();
+  }
+
+  /** Call after `gatehouse login` (or the UI) saved a new token or backend URL. */
+  tokenChanged(): Promise<void> {
+    return this.connection.tokenChanged();
+  }
+
+  /** Call on the OS resume event (powerMonitor `resume`): reconnect at once. */
+  systemResumed(): Promise<void> {
+    return this.connection.systemResumed();
+  }
+
+  state(): ConnectionState {
+    return this.connection.state();
+  }
+
+  onState(listener: (state: ConnectionState) => void): () => void {
+    return this.connection.onState(listener);
+  }
+
+  /** Resolves once the status file holds the latest state (tests, shutdown). */
+  async flushStatus(): Promise<void> {
+    await this.status?.flush();
+  }
+}
+
+async function fileExists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
