@@ -1,7 +1,232 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse skills list|index|check|rescan`: the skill catalogue from the command line (skills.md §7,
+// §8, §11). The same engine the app and agent runs use, built over this home.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { writeFileAtomic, formatJson } from "../../core/store/index.js";
+import {
+  SkillCatalogue,
+  parseSkillRuntime,
+  renderIndex,
+  rescanRequestFile,
+  runtimeIndexEntries,
+  tokenEstimate,
+  type Catalogue,
+  type SkillEntry,
+} from "../../core/skills/index.js";
+import { createSecretStore } from "../../secrets/secret-store.js";
+import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "skills",
-  "List, index and check the skill catalogue",
-  "gatehouse skills list|index|check|rescan … [--json]",
-);
+const USAGE = [
+  "gatehouse skills list [--workspace DIR] [--agent claude|codex] [--json]",
+  "       gatehouse skills index [--workspace DIR] [--agent claude|codex] [--json]",
+  "       gatehouse skills check NAME [--workspace DIR] [--json]",
+  "       gatehouse skills rescan [--workspace DIR] [--json]",
+].join("\n");
+
+const OPTIONS = {
+  workspace: { type: "string" },
+  agent: { type: "string" },
+  json: { type: "boolean", default: false },
+} as const;
+
+function engineFor(ctx: CliContext): SkillCatalogue {
+  return new SkillCatalogue({
+    paths: ctx.paths,
+    env: ctx.env,
+    secrets: createSecretStore({ paths: ctx.paths, logger: ctx.logger }),
+    logger: ctx.logger,
+  });
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function workspaceOf(value: string | undefined, ctx: CliContext): string | null {
+  if (value === undefined) return null;
+  if (value.trim() === "") throw new UsageError("--workspace needs a folder");
+  return path.resolve(value);
+}
+
+function runtimeOf(value: string | undefined) {
+  if (value === undefined) return null;
+  const runtime = parseSkillRuntime(value);
+  if (!runtime) throw new UsageError(`unknown agent "${value}" (use claude or codex)`);
+  return runtime;
+}
+
+/** One status word per entry, as the browser shows it. */
+function statusOf(entry: SkillEntry): string {
+  if (!entry.valid) return "invalid";
+  if (entry.shadowed_by !== null) return "shadowed";
+  if (!entry.eligible) return "ineligible";
+  if (!entry.offered) return "user-only";
+  return "offered";
+}
+
+function printTable(ctx: CliContext, catalogue: Catalogue): void {
+  if (catalogue.skills.length === 0) {
+    printLine(ctx, "No skills found.");
+  }
+  const rows = catalogue.skills.map((e) => [e.name, statusOf(e), e.source, e.path]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? "").length), 4));
+  for (const row of rows) {
+    printLine(ctx, row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join("  "));
+  }
+  for (const entry of catalogue.skills) {
+    const problems = [...entry.errors, ...entry.reasons];
+    if (problems.length > 0) printLine(ctx, `  ${entry.name} (${entry.path}): ${problems.join("; ")}`);
+  }
+  const { index } = catalogue;
+  printLine(
+    ctx,
+    `${catalogue.skills.length} skill folders, ${index.count} offered; index ${index.cost_chars} characters (~${index.cost_tokens} tokens)`,
+  );
+}
+
+async function list(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parse(args);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const runtime = runtimeOf(values.agent);
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  const output: Catalogue & { runtime_index?: unknown } = catalogue;
+  if (runtime) {
+    const entries = runtimeIndexEntries(
+      catalogue.skills.filter((e) => e.offered),
+      runtime,
+    );
+    const { costChars } = renderIndex(entries);
+    output.runtime_index = {
+      agent: runtime,
+      count: entries.length,
+      names: entries.map((e) => e.name),
+      cost_chars: costChars,
+      cost_tokens: tokenEstimate(costChars),
+    };
+  }
+  if (values.json) printJson(ctx, output);
+  else printTable(ctx, catalogue);
+  return 0;
+}
+
+async function index(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parse(args);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const runtime = runtimeOf(values.agent);
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  const offered = catalogue.skills.filter((e) => e.offered);
+  const entries = runtime ? runtimeIndexEntries(offered, runtime) : offered;
+  const { text, costChars } = renderIndex(entries);
+  const result = {
+    version: catalogue.version,
+    workspace: catalogue.workspace,
+    agent: runtime,
+    count: entries.length,
+    names: entries.map((e) => e.name),
+    cost_chars: costChars,
+    cost_tokens: tokenEstimate(costChars),
+    text,
+  };
+  if (values.json) printJson(ctx, result);
+  else {
+    // The prompt text alone on stdout (so it can be piped); the cost on stderr.
+    if (text !== "") ctx.stdout.write(`${text}\n`);
+    ctx.stderr.write(`${entries.length} skills, ${costChars} characters (~${result.cost_tokens} tokens)\n`);
+  }
+  return 0;
+}
+
+async function check(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parse(args);
+  const [name, ...rest] = positionals;
+  if (!name) throw new UsageError("skills check needs a skill NAME");
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  const entries = catalogue.skills.filter((e) => e.name === name);
+  const winner = entries.find((e) => e.valid && e.shadowed_by === null) ?? null;
+  const eligible = winner?.eligible === true;
+  let reasons: string[];
+  if (winner) reasons = winner.reasons;
+  else if (entries.length > 0)
+    reasons = [`no valid entry: ${entries.map((e) => `${e.path}: ${e.errors.join("; ")}`).join(" | ")}`];
+  else reasons = [`unknown skill: ${name}`];
+  const result = {
+    name,
+    found: entries.length > 0,
+    eligible,
+    offered: winner?.offered === true,
+    reasons,
+    winner,
+    entries,
+  };
+  if (values.json) printJson(ctx, result);
+  else if (!winner) {
+    printLine(ctx, `${name}: not eligible`);
+    for (const reason of reasons) printLine(ctx, `  ${reason}`);
+  } else {
+    const state = eligible
+      ? winner.offered
+        ? "eligible, offered to agents"
+        : "eligible, not offered to agents"
+      : "not eligible";
+    printLine(ctx, `${name}: ${state}`);
+    printLine(ctx, `  ${winner.source} ${winner.skill_file}`);
+    for (const reason of reasons) printLine(ctx, `  - ${reason}`);
+    for (const warning of winner.warnings) printLine(ctx, `  warning: ${warning}`);
+    for (const other of entries.filter((e) => e !== winner)) {
+      const why = other.valid
+        ? `shadowed by ${other.shadowed_by ?? "?"}`
+        : `invalid: ${other.errors.join("; ")}`;
+      printLine(ctx, `  also ${other.path} (${why})`);
+    }
+  }
+  return eligible ? 0 : 1;
+}
+
+async function rescan(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parse(args);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  // A running Gatehouse watches this file and rescans its own catalogue when it changes.
+  const requestedAt = Date.now();
+  await writeFileAtomic(rescanRequestFile(ctx.paths), formatJson({ requested_at: requestedAt }));
+  const summary = {
+    requested_at: requestedAt,
+    skills: catalogue.skills.length,
+    offered: catalogue.index.count,
+    invalid: catalogue.skills.filter((e) => !e.valid).length,
+    roots: catalogue.roots.filter((r) => r.exists).length,
+  };
+  if (values.json) printJson(ctx, summary);
+  else {
+    printLine(
+      ctx,
+      `Rescanned ${summary.roots} skill roots: ${summary.skills} skill folders, ${summary.offered} offered, ${summary.invalid} invalid. A running Gatehouse picks the changes up now.`,
+    );
+  }
+  return 0;
+}
+
+const SUBCOMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<number>> = {
+  list,
+  index,
+  check,
+  rescan,
+};
+
+export const command: CommandSpec = {
+  name: "skills",
+  summary: "List, index and check the skill catalogue",
+  usage: USAGE,
+  run: async (args, ctx) => {
+    const [sub, ...rest] = args;
+    if (!sub) throw new UsageError("missing subcommand (list, index, check or rescan)");
+    const handler = SUBCOMMANDS[sub];
+    if (!handler) throw new UsageError(`unknown subcommand "${sub}" (use list, index, check or rescan)`);
+    return handler(rest, ctx);
+  },
+};

@@ -1,0 +1,49 @@
+// Public surface of the skill catalogue (skills.md §12).
+export {
+  SkillCatalogue,
+  rescanRequestFile,
+  type BuildOptions,
+  type SkillCatalogueOptions,
+} from "./catalogue.js";
+export type {
+  Catalogue,
+  IndexCost,
+  RootKind,
+  SkillCallResult,
+  SkillDetails,
+  SkillEntry,
+  SkillRequires,
+  SkillRoot,
+  SkillSecrets,
+  SkillSnapshot,
+} from "./types.js";
+export {
+  escapeXml,
+  indexCost,
+  renderActive,
+  renderIndex,
+  renderIndexText,
+  renderInstructions,
+  skillCost,
+  tokenEstimate,
+  type IndexItem,
+} from "./prompt.js";
+export {
+  CLAUDE_TOOL_ALIASES,
+  PERMISSION_TOOLS,
+  toolRegistry,
+  unsatisfiedPermissions,
+} from "./permissions.js";
+export {
+  SkillEntrySettingsSchema,
+  SkillsSettingsSchema,
+  defaultSkillsSettings,
+  parseSkillsSettings,
+  skillApiKeySecretRef,
+  skillEnvSecretRef,
+  type SkillEntrySettings,
+  type SkillsSettings,
+} from "./settings-schema.js";
+export { readPluginRegistry, pluginSkillFolders, type InstalledPlugin } from "./plugin-registry.js";
+export { readCapabilityManifest } from "./capability-manifest-reader.js";
+export { parseSkillRuntime, runtimeIndexEntries, type SkillRuntime } from "./runtime-subset.js";

@@ -1,0 +1,88 @@
+// Reads one skill folder: size limits, SKILL.md + manifest.toml (manifest wins field by field),
+// then field checks and gating metadata. Every problem is a value in `errors` / `warnings`.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { checkFields, type SkillFields } from "./fields.js";
+import { emptyGating, readGating, type Gating } from "./gating.js";
+import { parseSkillManifest, parseSkillMarkdown } from "./skill-file.js";
+
+export const SKILL_MD_LIMIT = 256 * 1024;
+export const MANIFEST_LIMIT = 64 * 1024;
+
+export interface ReadSkill {
+  valid: boolean;
+  errors: string[];
+  warnings: string[];
+  fields: SkillFields | null;
+  gating: Gating;
+  body: string;
+}
+
+type FileRead = { ok: true; text: string } | { ok: false; error: string };
+
+async function readLimited(file: string, limit: number): Promise<FileRead> {
+  const name = path.basename(file);
+  let handle;
+  try {
+    handle = await fs.open(file, "r");
+  } catch (error) {
+    return { ok: false, error: `unreadable: ${name} (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { ok: false, error: `unreadable: ${name} (EISDIR)` };
+    if (stat.size > limit)
+      return { ok: false, error: `file too large: ${name} (${stat.size} bytes, limit ${limit})` };
+    return { ok: true, text: await handle.readFile("utf8") };
+  } catch (error) {
+    return { ok: false, error: `unreadable: ${name} (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  } finally {
+    await handle.close();
+  }
+}
+
+function invalid(errors: string[], warnings: string[] = []): ReadSkill {
+  return { valid: false, errors, warnings, fields: null, gating: emptyGating(), body: "" };
+}
+
+/** Reads and checks the skill in `folder`. `hasSkillMd` / `hasManifest` come from the folder listing. */
+export async function readSkillFolder(
+  folder: string,
+  present: { hasSkillMd: boolean; hasManifest: boolean },
+): Promise<ReadSkill> {
+  const warnings: string[] = [];
+  const fileErrors: string[] = [];
+  let frontmatter: Record<string, unknown> = {};
+  let body = "";
+  if (!present.hasSkillMd) fileErrors.push("missing SKILL.md");
+  else {
+    const skillFile = await readLimited(path.join(folder, "SKILL.md"), SKILL_MD_LIMIT);
+    const markdown = skillFile.ok ? parseSkillMarkdown(skillFile.text) : skillFile;
+    if (markdown.ok) ({ frontmatter, body } = markdown.value);
+    else fileErrors.push(markdown.error);
+  }
+  let manifestSkill: Record<string, unknown> | null = null;
+  if (present.hasManifest) {
+    const manifestFile = await readLimited(path.join(folder, "manifest.toml"), MANIFEST_LIMIT);
+    const manifest = manifestFile.ok ? parseSkillManifest(manifestFile.text) : manifestFile;
+    if (manifest.ok) {
+      warnings.push(...manifest.value.warnings);
+      manifestSkill = manifest.value.skill;
+    } else fileErrors.push(manifest.error);
+  }
+  if (fileErrors.length > 0) return invalid(fileErrors, warnings);
+
+  const merged = { ...frontmatter, ...(manifestSkill ?? {}) };
+  const checked = checkFields(merged, path.basename(folder));
+  warnings.push(...checked.warnings);
+  const { gating, warnings: gatingWarnings } = readGating(checked.fields.metadata);
+  warnings.push(...gatingWarnings);
+  return {
+    valid: checked.errors.length === 0,
+    errors: checked.errors,
+    warnings,
+    fields: checked.fields,
+    gating,
+    body,
+  };
+}
