@@ -1,7 +1,151 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse runtime spec`: shows the launch spec Gatehouse would use for a `task:execute` payload,
+// without starting anything or writing any file. Secrets are masked unless --show-secrets.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { buildLaunchSpec, maskSpec, type LaunchSpec } from "../../core/runtime/index.js";
+import { posixCommandLine } from "../../core/runtime/shell-quote.js";
+import { emptySettings, SettingsFileSchema } from "../../core/settings.js";
+import { loadJsonFile, readJsonFile } from "../../core/store/index.js";
+import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "runtime",
-  "Show the launch spec of an agent task",
-  "gatehouse runtime spec --task-json FILE [--show-secrets] --json",
-);
+const USAGE =
+  "gatehouse runtime spec --task-json FILE [--cwd DIR] [--prompt-timeout SECONDS] [--resume ID] [--json] [--show-secrets]";
+const DEFAULT_PROMPT_TIMEOUT_SECONDS = 120;
+
+/** The gatehouse launcher of this installation, for the Claude hook command. */
+function defaultGatehouseCommand(): string[] {
+  const bin = fileURLToPath(new URL("../../../../bin/gatehouse.js", import.meta.url));
+  return [process.execPath, bin];
+}
+
+async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stream)
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+  return text;
+}
+
+async function readTaskJson(file: string, ctx: CliContext): Promise<unknown> {
+  let text: string;
+  try {
+    text = file === "-" ? await readStdin(ctx.stdin) : await fs.readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function taskIdOf(payload: unknown): string {
+  const id = (payload as { task_id?: unknown } | null)?.task_id;
+  return typeof id === "number" || typeof id === "string" ? String(id).trim() : "";
+}
+
+function describeSpec(runtime: string, spec: LaunchSpec, notices: string[]): string {
+  const lines = [
+    `runtime: ${runtime}`,
+    `command: ${posixCommandLine([spec.command, ...spec.args])}`,
+    `cwd:     ${spec.cwd}`,
+    "env:",
+    ...Object.entries(spec.env).map(([k, v]) => `  ${k}=${v}`),
+    `stdin:   ${spec.stdin === null ? "(not piped)" : JSON.stringify(spec.stdin)}`,
+  ];
+  for (const file of spec.files) {
+    lines.push(`file ${file.path} (mode ${file.mode.toString(8).padStart(4, "0")}):`);
+    lines.push(
+      ...file.content
+        .trimEnd()
+        .split("\n")
+        .map((l) => `  ${l}`),
+    );
+  }
+  for (const notice of notices) lines.push(`notice: ${notice}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function parseSpecArgs(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        "task-json": { type: "string" },
+        cwd: { type: "string" },
+        "prompt-timeout": { type: "string" },
+        resume: { type: "string" },
+        json: { type: "boolean", default: false },
+        "show-secrets": { type: "boolean", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+async function runSpec(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseSpecArgs(args);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const taskFile = values["task-json"];
+  if (!taskFile) throw new UsageError("--task-json FILE is required (use - for stdin)");
+  const timeoutText = values["prompt-timeout"] ?? String(DEFAULT_PROMPT_TIMEOUT_SECONDS);
+  const timeoutSeconds = Number(timeoutText);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    throw new UsageError(`--prompt-timeout must be a positive number of seconds, got "${timeoutText}"`);
+  }
+
+  const payload = await readTaskJson(taskFile, ctx);
+  const settings = await loadJsonFile(ctx.paths.settings, SettingsFileSchema, emptySettings);
+  const manifest = await readJsonFile(ctx.paths.capabilityManifest, z.unknown());
+  if (manifest.status === "invalid") {
+    ctx.stderr.write(
+      `gatehouse runtime: Invalid capability manifest ${ctx.paths.capabilityManifest}: ${manifest.error}\n`,
+    );
+    return 1;
+  }
+  // The real workdir resolver is wired in by the executor; here: --cwd, else the managed folder W/<task_id>.
+  const workspaceRoot = path.resolve(ctx.env.LOCAL_WORKSPACE_ROOT?.trim() || ctx.paths.defaultWorkspaceRoot);
+  const workdir = values.cwd ? path.resolve(values.cwd) : path.join(workspaceRoot, taskIdOf(payload));
+
+  const result = await buildLaunchSpec({
+    payload,
+    manifest: manifest.status === "ok" ? manifest.value : {},
+    workdir,
+    workspaceRoot,
+    paths: ctx.paths,
+    settings,
+    gatehouseCommand: defaultGatehouseCommand(),
+    resumeId: values.resume ?? null,
+    promptTimeoutMs: timeoutSeconds * 1000,
+  });
+  if (!result.ok) {
+    if (values.json) printJson(ctx, { ok: false, code: result.code, error: result.error });
+    else ctx.stderr.write(`gatehouse runtime: ${result.error}\n`);
+    return 1;
+  }
+  const spec = values["show-secrets"] ? result.spec : maskSpec(result.spec, result.secrets);
+  if (values.json) {
+    printJson(ctx, { ok: true, runtime: result.runtime, task: result.task, spec, notices: result.notices });
+  } else {
+    ctx.stdout.write(describeSpec(result.runtime, spec, result.notices));
+  }
+  return 0;
+}
+
+export const command: CommandSpec = {
+  name: "runtime",
+  summary: "Show the launch spec of an agent task",
+  usage: USAGE,
+  run: async (args, ctx) => {
+    const [sub, ...rest] = args;
+    if (sub === "spec") return runSpec(rest, ctx);
+    throw new UsageError(sub ? `unknown subcommand "${sub}"` : "a subcommand is required (spec)");
+  },
+};

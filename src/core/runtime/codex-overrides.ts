@@ -1,0 +1,170 @@
+// MCP servers for Codex as `-c key=value` overrides (device-protocol.md §8.4). Codex splits `-c` keys
+// on every dot and keeps quote characters literally, so a key segment is written bare or not at all:
+// a map with a non-bare key is written whole as one inline table, and servers whose names are not bare
+// go whole into one `mcp_servers={…}` override. That override comes first and holds every such server:
+// each `-c` is applied in order onto one override layer, so a second `mcp_servers={…}` would replace the
+// first and any `mcp_servers.<name>.…` keys set before it (checked with codex-cli 0.169).
+import { parse as parseToml } from "smol-toml";
+import { stringValue } from "./claude-mcp-config.js";
+import { compareCodePoints, isRecord, type McpServer, type NamedMcpServer } from "./mcp-servers.js";
+import { hasLoneSurrogate, isBareKey, tomlArray, tomlKey, tomlString } from "./toml-value.js";
+
+type Field =
+  | { field: string; kind: "string"; value: string }
+  | { field: string; kind: "array"; value: string[] }
+  | { field: string; kind: "map"; value: Array<[string, string]> };
+
+type FieldsResult = { ok: true; fields: Field[] } | { ok: false; reason: string };
+
+function sortedMap(value: unknown): Array<[string, string]> {
+  if (!isRecord(value)) return [];
+  return Object.keys(value)
+    .sort(compareCodePoints)
+    .map((key) => [key, stringValue(value[key])]);
+}
+
+function firstPresent(server: McpServer, keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = server[key];
+    if (value !== undefined && value !== null) return stringValue(value);
+  }
+  return undefined;
+}
+
+/** The fields Codex gets for one server, in emission order (`type` is never emitted). */
+export function codexServerFields(server: McpServer): FieldsResult {
+  const fields: Field[] = [];
+  if (server.type === "stdio" || server.command !== undefined) {
+    const command = stringValue(server.command);
+    if (command.trim() === "") return { ok: false, reason: "it has no command" };
+    fields.push({ field: "command", kind: "string", value: command });
+    if (Array.isArray(server.args)) {
+      fields.push({ field: "args", kind: "array", value: server.args.map(stringValue) });
+    }
+    const env = sortedMap(server.env);
+    if (env.length > 0) fields.push({ field: "env", kind: "map", value: env });
+    return { ok: true, fields };
+  }
+  const url = [server.url, server.base_url]
+    .map((v) => (typeof v === "string" ? v.trim() : ""))
+    .find((v) => v !== "");
+  if (!url) return { ok: false, reason: "it has no URL" };
+  fields.push({ field: "url", kind: "string", value: url });
+  const optional: Array<[string, string[]]> = [
+    ["bearer_token_env_var", ["bearer_token_env_var", "bearerTokenEnvVar"]],
+    ["oauth_client_id", ["oauth_client_id", "oauthClientId"]],
+    ["oauth_resource", ["oauth_resource", "oauthResource"]],
+  ];
+  for (const [field, keys] of optional) {
+    const value = firstPresent(server, keys);
+    if (value !== undefined) fields.push({ field, kind: "string", value });
+  }
+  const headers = sortedMap(isRecord(server.headers) ? server.headers : server.http_headers);
+  if (headers.length > 0) fields.push({ field: "http_headers", kind: "map", value: headers });
+  return { ok: true, fields };
+}
+
+function quotedMap(entries: Array<[string, string]>): string {
+  return `{${entries.map(([k, v]) => `${tomlString(k)}=${tomlString(v)}`).join(",")}}`;
+}
+
+function encodeValue(field: Field): string {
+  if (field.kind === "string") return tomlString(field.value)!;
+  if (field.kind === "array") return tomlArray(field.value)!;
+  return quotedMap(field.value);
+}
+
+/** `mcp_servers.<name>.<field>[.<key>]=<value>` for a server whose name is bare. */
+function dottedOverrides(name: string, fields: Field[]): string[] {
+  const out: string[] = [];
+  for (const field of fields) {
+    const prefix = `mcp_servers.${name}.${field.field}`;
+    if (field.kind === "map" && field.value.every(([key]) => isBareKey(key))) {
+      for (const [key, value] of field.value) out.push(`${prefix}.${key}=${tomlString(value)}`);
+    } else {
+      out.push(`${prefix}=${encodeValue(field)}`);
+    }
+  }
+  return out;
+}
+
+/** `{url="…",http_headers={…}}`: one server as an inline table. */
+function serverTable(fields: Field[]): string {
+  return `{${fields.map((f) => `${f.field}=${encodeValue(f)}`).join(",")}}`;
+}
+
+function fieldsHaveLoneSurrogate(fields: Field[]): boolean {
+  return fields.some((f) =>
+    f.kind === "string"
+      ? hasLoneSurrogate(f.value)
+      : f.kind === "array"
+        ? f.value.some(hasLoneSurrogate)
+        : f.value.some(([k, v]) => hasLoneSurrogate(k) || hasLoneSurrogate(v)),
+  );
+}
+
+export interface CodexOverrides {
+  /** Flat argv: `-c`, `key=value`, `-c`, … */
+  args: string[];
+  /** The `key=value` texts, in order. */
+  overrides: string[];
+  /** Names of the servers injected. */
+  injected: string[];
+  notices: string[];
+}
+
+/**
+ * Overrides for the given servers, sorted by name. `userServers`: names already defined in the user's
+ * `XH/config.toml`; those are not injected (Codex would merge both definitions field by field).
+ */
+export function codexMcpOverrides(
+  servers: NamedMcpServer[],
+  userServers: ReadonlySet<string> = new Set(),
+  configFile = "config.toml",
+): CodexOverrides {
+  const notices: string[] = [];
+  const quotedServers: string[] = [];
+  const dotted: string[] = [];
+  const injected: string[] = [];
+  for (const { name, server } of [...servers].sort((a, b) => compareCodePoints(a.name, b.name))) {
+    if (userServers.has(name)) {
+      notices.push(
+        `MCP server "${name}" is already defined in ${configFile}; Gatehouse did not inject its own definition of it.`,
+      );
+      continue;
+    }
+    const result = codexServerFields(server);
+    if (!result.ok) {
+      notices.push(`MCP server "${name}" was not passed to Codex: ${result.reason}.`);
+      continue;
+    }
+    if (hasLoneSurrogate(name) || fieldsHaveLoneSurrogate(result.fields)) {
+      notices.push(
+        `MCP server "${name}" was not passed to Codex: a value holds an unpaired surrogate, which TOML cannot encode.`,
+      );
+      continue;
+    }
+    injected.push(name);
+    if (isBareKey(name)) dotted.push(...dottedOverrides(name, result.fields));
+    else quotedServers.push(`${tomlKey(name)}=${serverTable(result.fields)}`);
+  }
+  const overrides = [
+    ...(quotedServers.length ? [`mcp_servers={${quotedServers.join(",")}}`] : []),
+    ...dotted,
+  ];
+  return { args: overrides.flatMap((o) => ["-c", o]), overrides, injected, notices };
+}
+
+/**
+ * Server names defined in the text of the user's `XH/config.toml` (`null` = no file). A file that does
+ * not parse defines none here (Codex will report it itself); `error` says why.
+ */
+export function userCodexServerNames(configText: string | null): { names: Set<string>; error?: string } {
+  if (configText === null) return { names: new Set() };
+  try {
+    const config = parseToml(configText) as Record<string, unknown>;
+    return { names: isRecord(config.mcp_servers) ? new Set(Object.keys(config.mcp_servers)) : new Set() };
+  } catch (error) {
+    return { names: new Set(), error: (error as Error).message.split("\n")[0] ?? "invalid TOML" };
+  }
+}

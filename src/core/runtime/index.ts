@@ -1,0 +1,115 @@
+// Launch specs for agent runtimes: from a `task:execute` payload, the capability manifest, the
+// resolved workdir, settings and paths to the command, argv, env, cwd, stdin and files of one turn.
+// Nothing here spawns or writes: the executor writes `spec.files` (0600, folders 0700) and spawns.
+import fs from "node:fs/promises";
+import type { AppPaths } from "../paths.js";
+import type { SettingsFile } from "../settings.js";
+import { buildClaudeSpec } from "./claude-spec.js";
+import { buildCodexSpec, codexConfigFile } from "./codex-spec.js";
+import type { LaunchResult, TaskFacts } from "./launch-spec.js";
+import { isRecord, parseManifestMcps, taskMcpServers } from "./mcp-servers.js";
+import { parseTaskPayload, projectInfo, promptText, runtimeForShellType } from "./task-payload.js";
+
+export type { LaunchFile, LaunchResult, LaunchSpec, RuntimeKind, TaskFacts } from "./launch-spec.js";
+export { maskSpec, MASK } from "./mask-spec.js";
+export { parseTaskPayload, projectInfo, runtimeForShellType, TaskPayloadSchema } from "./task-payload.js";
+export type { TaskPayload } from "./task-payload.js";
+export { ManifestMcpsSchema, parseManifestMcps } from "./mcp-servers.js";
+export { claudeMcpConfig, normaliseClaudeServer } from "./claude-mcp-config.js";
+export { codexMcpOverrides } from "./codex-overrides.js";
+export { claudeTaskSettings, hookCommand, hookTimeoutSeconds, runtimeFolder } from "./claude-spec.js";
+
+export interface LaunchInput {
+  /** The `task:execute` payload as received (validated here), blanks already filled from the device config (§6.1 rule 2). */
+  payload: unknown;
+  /** The capability manifest (§7.8) as loaded; only its `mcps` section is read. */
+  manifest: unknown;
+  /** The resolved working directory (workdir.md). */
+  workdir: string;
+  paths: AppPaths;
+  settings: SettingsFile;
+  /** argv prefix that runs gatehouse, absolute paths: `[node, <repo>/bin/gatehouse.js]` or the packaged app's. */
+  gatehouseCommand: string[];
+  /** Claude session id / Codex thread id of the task's previous turn. */
+  resumeId?: string | null;
+  /** How long an approval prompt may wait; the Claude hook timeout is this plus 10 s. */
+  promptTimeoutMs: number;
+  /** Workspace root W; defaults to `E/workspace`. */
+  workspaceRoot?: string;
+  /** Reads `XH/config.toml` for Codex (default: the file system); a rejection counts as no file. */
+  readTextFile?: (file: string) => Promise<string>;
+}
+
+export type LaunchSuccess = Extract<LaunchResult, { ok: true }>;
+
+/** The launch spec of one turn, or an error value (invalid payload, unsupported shell type). */
+export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult> {
+  const parsed = parseTaskPayload(input.payload);
+  if (!parsed.ok) return { ok: false, code: "invalid_payload", error: parsed.error };
+  const payload = parsed.payload;
+  const shell = runtimeForShellType(payload);
+  if (!shell.ok) return { ok: false, code: "unsupported_shell_type", error: shell.error };
+
+  const project = projectInfo(payload);
+  const task: TaskFacts = {
+    taskId: payload.task_id,
+    subtaskId: payload.subtask_id,
+    projectId: project.projectId,
+    isProjectTask: project.isProjectTask,
+  };
+  const manifest = parseManifestMcps(input.manifest);
+  const runtime = shell.runtime;
+  const mcp = taskMcpServers(payload, manifest, {
+    isProjectTask: task.isProjectTask,
+    recordFallback: runtime === "claude-code",
+  });
+  const prompt = promptText(payload.prompt);
+  const notices = [...mcp.notices];
+  if (prompt.skippedParts > 0) {
+    notices.push(
+      `${prompt.skippedParts} non-text part(s) of the prompt (images, files) were not passed to ${runtime}.`,
+    );
+  }
+  const secrets = launchSecrets(
+    payload.auth_token,
+    mcp.servers.map((s) => s.server),
+  );
+  const common = {
+    task,
+    servers: mcp.servers,
+    prompt: prompt.text,
+    systemPrompt: payload.system_prompt,
+    workdir: input.workdir,
+    paths: input.paths,
+    settings: input.settings,
+    resumeId: input.resumeId ?? null,
+  };
+
+  if (runtime === "claude-code") {
+    const spec = buildClaudeSpec({
+      ...common,
+      workspaceRoot: input.workspaceRoot ?? input.paths.defaultWorkspaceRoot,
+      gatehouseCommand: input.gatehouseCommand,
+      promptTimeoutMs: input.promptTimeoutMs,
+    });
+    return { ok: true, runtime, spec, notices, task, secrets };
+  }
+  const read = input.readTextFile ?? ((file: string) => fs.readFile(file, "utf8"));
+  const userConfigText = await read(codexConfigFile(input.paths)).catch(() => null);
+  const codex = buildCodexSpec({ ...common, userConfigText });
+  return { ok: true, runtime, spec: codex.spec, notices: [...notices, ...codex.notices], task, secrets };
+}
+
+/** Values to register with the logger and to mask: the task token, MCP header and env values. */
+function launchSecrets(taskToken: string | null | undefined, servers: Record<string, unknown>[]): string[] {
+  const out = new Set<string>();
+  if (taskToken) out.add(taskToken);
+  for (const server of servers) {
+    for (const key of ["headers", "http_headers", "env"]) {
+      const map = server[key];
+      if (!isRecord(map)) continue;
+      for (const value of Object.values(map)) if (typeof value === "string" && value) out.add(value);
+    }
+  }
+  return [...out];
+}
