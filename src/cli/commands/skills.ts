@@ -46,7 +46,7 @@ function parse(args: string[]) {
   }
 }
 
-function workspaceOf(value: string | undefined, ctx: CliContext): string | null {
+function workspaceOf(value: string | undefined): string | null {
   if (value === undefined) return null;
   if (value.trim() === "") throw new UsageError("--workspace needs a folder");
   return path.resolve(value);
@@ -92,7 +92,7 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parse(args);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const runtime = runtimeOf(values.agent);
-  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace) });
   const output: Catalogue & { runtime_index?: unknown } = catalogue;
   if (runtime) {
     const entries = runtimeIndexEntries(
@@ -117,7 +117,7 @@ async function index(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parse(args);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const runtime = runtimeOf(values.agent);
-  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace) });
   const offered = catalogue.skills.filter((e) => e.offered);
   const entries = runtime ? runtimeIndexEntries(offered, runtime) : offered;
   const { text, costChars } = renderIndex(entries);
@@ -145,7 +145,7 @@ async function check(args: string[], ctx: CliContext): Promise<number> {
   const [name, ...rest] = positionals;
   if (!name) throw new UsageError("skills check needs a skill NAME");
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace) });
   const entries = catalogue.skills.filter((e) => e.name === name);
   const winner = entries.find((e) => e.valid && e.shadowed_by === null) ?? null;
   const eligible = winner?.eligible === true;
@@ -190,7 +190,7 @@ async function check(args: string[], ctx: CliContext): Promise<number> {
 async function rescan(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parse(args);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace, ctx) });
+  const catalogue = await engineFor(ctx).buildCatalogue({ workspace: workspaceOf(values.workspace) });
   // A running Gatehouse watches this file and rescans its own catalogue when it changes.
   const requestedAt = Date.now();
   await writeFileAtomic(rescanRequestFile(ctx.paths), formatJson({ requested_at: requestedAt }));

@@ -98,7 +98,8 @@ export function parseSkillManifest(raw: string): Parsed<SkillManifest> {
   if ("tools" in doc) warnings.push("deprecated [[tools]] ignored");
   const skill = doc.skill;
   if (!isPlainObject(skill)) {
-    warnings.push("manifest.toml has no [skill] table; ignored");
+    // An obsolete tools-only manifest already has its warning; one is enough.
+    if (warnings.length === 0) warnings.push("manifest.toml has no [skill] table; ignored");
     return { ok: true, value: { skill: null, warnings } };
   }
   return { ok: true, value: { skill: tomlToPlain(skill) as Record<string, unknown>, warnings } };
