@@ -27,7 +27,8 @@ export type FlagKind =
   | "inline-code" // python -c, node -e, …
   | "parse-error"
   | "too-deep" // sh -c nesting over the limit
-  | "complex-windows"; // cmd/PowerShell beyond one simple command
+  | "complex-windows" // cmd/PowerShell beyond one simple command
+  | "indirect-code"; // arithmetic, `${x@P}`, `printf -v`/`[[ -v ]]`: code hidden in a variable's value can run
 
 export interface Flag {
   kind: FlagKind;
@@ -35,6 +36,8 @@ export interface Flag {
   detail: string;
   /** Index into `segments` when the flag belongs to one segment (inline code). */
   segment?: number;
+  /** Set when an allowlist entry's argPattern covers this flag (inline code): it then needs no person. */
+  coveredBy?: string;
 }
 
 export type FoundVia = "path" | "absolute" | "relative" | "home";
@@ -53,7 +56,15 @@ export interface Segment {
   wrapper?: boolean;
   /** Where it was found: `top`, `substitution`, `subshell`, `sh -c`, … (for explanations). */
   context: string;
+  /** Where PATH lookup found it, before symlinks were resolved (bare-name patterns look at its name). */
+  foundPath?: string;
+  /** The segment runs inline code (`python -c …`): only an entry with an argPattern covers it. */
+  inlineCode?: boolean;
+  /** Some argument has expansions or globs: its `argv` entry is its source text, not its value. */
+  dynamicArgs?: boolean;
   matchedEntryId: string | null;
+  /** Which list the matched entry lives in (`*` or the agent id), for editing and usage bookkeeping. */
+  matchedAgentId?: string;
   /** Why no entry matched (only when matchedEntryId is null). */
   missReason?: string;
 }
@@ -101,6 +112,8 @@ export interface Explanation extends PolicyDecision {
   approvalsFile: { path: string; status: "ok" | "missing" | "invalid"; error?: string };
   /** Entries *Allow always* would save (exec-policy.md "Deciding"). */
   proposedEntries: ProposedEntry[];
+  /** Whether the prompt may offer *allow always* (hidden under ask=always, or when nothing can be proposed). */
+  allowAlwaysAvailable: boolean;
 }
 
 export interface ProposedEntry {

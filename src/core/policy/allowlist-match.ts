@@ -1,0 +1,207 @@
+// Matching segments against an agent's allowlist (exec-policy.md "Matching allowlist entries").
+// Entries are compiled once per approvals-file object (globs and regexes built, exact paths and bare
+// names indexed), so matching a segment against thousands of entries is a few map lookups plus the
+// globs that really are globs.
+import path from "node:path";
+import picomatch from "picomatch";
+import { effectiveAllowlist, entryLiveness, patternKind, type ApprovalsFile } from "../approvals/index.js";
+import type { AllowlistEntry, Segment } from "./types.js";
+
+export interface CompiledEntry {
+  agentId: string;
+  entry: AllowlistEntry;
+  /** Position in the effective allowlist: the first matching entry wins. */
+  order: number;
+  kind: "any" | "bare" | "exact" | "glob";
+  glob?: RegExp;
+  /** An invalid argPattern or cwd (a hand-edited file): the entry matches nothing. */
+  broken?: string;
+  argRe?: RegExp;
+  cwdRe?: RegExp;
+}
+
+export interface CompiledAllowlist {
+  entries: CompiledEntry[];
+  exact: Map<string, CompiledEntry[]>;
+  bare: Map<string, CompiledEntry[]>;
+  any: CompiledEntry[];
+  globs: CompiledEntry[];
+}
+
+export interface MatchEnv {
+  home: string;
+  platform: NodeJS.Platform;
+}
+
+const compiledByFile = new WeakMap<ApprovalsFile, Map<string, CompiledAllowlist>>();
+
+function caseInsensitive(platform: NodeJS.Platform): boolean {
+  return platform === "win32" || platform === "darwin";
+}
+
+/** A path as patterns see it: `\` → `/`, case folded where the file system folds case. */
+export function normalizeMatchPath(p: string, platform: NodeJS.Platform): string {
+  const slashed = p.replace(/\\/g, "/");
+  return caseInsensitive(platform) ? slashed.toLowerCase() : slashed;
+}
+
+/** Expands `~`, turns `\` into `/`, and on macOS writes /var, /tmp, /etc as the real /private/… paths. */
+export function normalizePattern(pattern: string, env: MatchEnv): string {
+  let p = pattern.replace(/\\/g, "/");
+  const home = env.home.replace(/\\/g, "/").replace(/\/+$/, "");
+  if (p === "~") p = home;
+  else if (p.startsWith("~/")) p = `${home}/${p.slice(2)}`;
+  if (env.platform === "darwin" && /^\/(var|tmp|etc)(\/|$)/.test(p)) p = `/private${p}`;
+  return p;
+}
+
+/** The name a bare pattern compares with: Windows drops the PATHEXT extension; case folded where needed. */
+function bareKey(name: string, platform: NodeJS.Platform): string {
+  const folded = caseInsensitive(platform) ? name.toLowerCase() : name;
+  return platform === "win32" ? folded.replace(/\.(exe|com|cmd|bat)$/, "") : folded;
+}
+
+function globRegExp(pattern: string, platform: NodeJS.Platform): RegExp {
+  return picomatch.makeRe(pattern, { dot: true, nocase: caseInsensitive(platform), windows: false });
+}
+
+export function compileAllowlist(file: ApprovalsFile, agentId: string, env: MatchEnv): CompiledAllowlist {
+  let perFile = compiledByFile.get(file);
+  if (!perFile) {
+    perFile = new Map();
+    compiledByFile.set(file, perFile);
+  }
+  const key = `${agentId}\0${env.home}\0${env.platform}`;
+  const cached = perFile.get(key);
+  if (cached) return cached;
+  const compiled: CompiledAllowlist = { entries: [], exact: new Map(), bare: new Map(), any: [], globs: [] };
+  effectiveAllowlist(file, agentId).forEach(({ agentId: owner, entry }, order) => {
+    const c: CompiledEntry = { agentId: owner, entry, order, kind: "any" };
+    try {
+      if (entry.argPattern !== undefined) c.argRe = new RegExp(entry.argPattern);
+    } catch (error) {
+      c.broken = `entry ${entry.id} has an invalid argPattern (${(error as Error).message})`;
+    }
+    try {
+      if (entry.cwd !== undefined) c.cwdRe = globRegExp(normalizePattern(entry.cwd, env), env.platform);
+    } catch (error) {
+      c.broken = `entry ${entry.id} has an invalid cwd glob (${(error as Error).message})`;
+    }
+    const kind = patternKind(entry.pattern);
+    if (kind === "any") {
+      compiled.any.push(c);
+    } else if (kind === "bare") {
+      c.kind = "bare";
+      pushTo(compiled.bare, bareKey(entry.pattern, env.platform), c);
+    } else {
+      const normalized = normalizePattern(entry.pattern, env);
+      if (picomatch.scan(normalized).isGlob) {
+        c.kind = "glob";
+        try {
+          c.glob = globRegExp(normalized, env.platform);
+        } catch (error) {
+          c.broken = `entry ${entry.id} has an invalid pattern (${(error as Error).message})`;
+        }
+        compiled.globs.push(c);
+      } else {
+        c.kind = "exact";
+        pushTo(compiled.exact, normalizeMatchPath(normalized, env.platform), c);
+      }
+    }
+    compiled.entries.push(c);
+  });
+  perFile.set(key, compiled);
+  return compiled;
+}
+
+function pushTo(map: Map<string, CompiledEntry[]>, key: string, value: CompiledEntry): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export type SegmentMatch = { matched: CompiledEntry } | { matched: null; missReason: string };
+
+export interface MatchContext {
+  cwd: string;
+  now: number;
+  platform: NodeJS.Platform;
+}
+
+/** Entries whose pattern names this segment's executable, in allowlist order. */
+function candidates(
+  compiled: CompiledAllowlist,
+  segment: Segment,
+  platform: NodeJS.Platform,
+): CompiledEntry[] {
+  if (segment.resolvedPath === null) return [];
+  const real = normalizeMatchPath(segment.resolvedPath, platform);
+  const found: CompiledEntry[] = [...compiled.any, ...(compiled.exact.get(real) ?? [])];
+  if (segment.foundVia === "path" && segment.foundPath) {
+    const name = (platform === "win32" ? path.win32 : path.posix).basename(segment.foundPath);
+    found.push(...(compiled.bare.get(bareKey(name, platform)) ?? []));
+  }
+  for (const g of compiled.globs) if (g.glob?.test(real)) found.push(g);
+  if (found.length > 1) found.sort((a, b) => a.order - b.order);
+  return found;
+}
+
+/** Why an entry whose pattern fits does not cover the segment, or null when it does. */
+function entryProblem(c: CompiledEntry, segment: Segment, ctx: MatchContext): string | null {
+  const id = c.entry.id;
+  if (c.broken) return c.broken;
+  const liveness = entryLiveness(c.entry, ctx.now);
+  if (liveness === "expired") return `entry ${id} expired`;
+  if (liveness === "used-up") return `entry ${id} is used up`;
+  if (c.cwdRe && !c.cwdRe.test(normalizeMatchPath(ctx.cwd, ctx.platform))) {
+    return `entry ${id} applies only in ${c.entry.cwd} (cwd is ${ctx.cwd})`;
+  }
+  if (c.argRe) {
+    const args = segment.argv.slice(1).join(" ");
+    if (!c.argRe.test(args))
+      return `entry ${id}'s argPattern ${c.entry.argPattern} does not match "${shorten(args)}"`;
+  }
+  return null;
+}
+
+/**
+ * The entry that covers a segment, or why none does. A segment running inline code prefers an entry
+ * with an argPattern (only that kind covers the inline-code flag).
+ */
+export function matchSegment(compiled: CompiledAllowlist, segment: Segment, ctx: MatchContext): SegmentMatch {
+  if (segment.resolvedPath === null) {
+    return {
+      matched: null,
+      missReason: `${segment.executable} is not resolved: ${segment.resolveError ?? "unknown"}`,
+    };
+  }
+  const fitting = candidates(compiled, segment, ctx.platform);
+  const problems: string[] = [];
+  let first: CompiledEntry | null = null;
+  for (const c of fitting) {
+    const problem = entryProblem(c, segment, ctx);
+    if (problem) {
+      problems.push(problem);
+      continue;
+    }
+    if (!segment.inlineCode || c.argRe) return { matched: c };
+    first ??= c;
+  }
+  if (first) return { matched: first };
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
+    return { matched: null, missReason: `${problems[0]}${more}` };
+  }
+  const bareName = (ctx.platform === "win32" ? path.win32 : path.posix).basename(segment.executable);
+  if (segment.foundVia !== "path" && compiled.bare.has(bareKey(bareName, ctx.platform))) {
+    return {
+      matched: null,
+      missReason: `${bareKey(bareName, ctx.platform)} (bare) matches only commands found through PATH`,
+    };
+  }
+  return { matched: null, missReason: `no entry matches ${segment.resolvedPath}` };
+}
+
+function shorten(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}

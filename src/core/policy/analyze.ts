@@ -1,0 +1,68 @@
+// Analysing a command (exec-policy.md "Analysing a command"): every simple command that would run becomes
+// a segment — across operators, inside substitutions, subshells, groups, process substitutions and
+// `sh -c` scripts, through dispatch wrappers — and everything that needs a person whatever the allowlist
+// says becomes a flag. Executables are resolved here too, so an Analysis says exactly what would run.
+import path from "node:path";
+import { collectAnalysis, type Collected, type RawSegment } from "./analyze-walk.js";
+import { ExecutableResolver } from "./resolve-executable.js";
+import { ScriptCache } from "./shell-script.js";
+import type { Analysis, CommandInput, Segment } from "./types.js";
+
+export interface AnalyzeOptions {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  platform?: NodeJS.Platform;
+  /** Parsed-script memo (default: one shared by the process). */
+  scripts?: ScriptCache;
+  /** Executable memo (default: a fresh one for this call). */
+  resolver?: ExecutableResolver;
+}
+
+/** The process-wide parse memo used when none is given: same text, same parse. */
+export const defaultScriptCache = new ScriptCache(512);
+
+export async function analyzeCommand(input: CommandInput, options: AnalyzeOptions): Promise<Analysis> {
+  const platform = options.platform ?? process.platform;
+  const collected = await collectAnalysis(input, {
+    platform,
+    scripts: options.scripts ?? defaultScriptCache,
+  });
+  return resolveSegments(collected, options, platform);
+}
+
+function resolveSegments(collected: Collected, options: AnalyzeOptions, platform: NodeJS.Platform): Analysis {
+  const resolver = options.resolver ?? new ExecutableResolver();
+  const p = platform === "win32" ? path.win32 : path.posix;
+  const segments: Segment[] = collected.segments.map((raw: RawSegment) => {
+    const base: Segment = {
+      argv: raw.args.map((a) => a.value),
+      executable: raw.executable,
+      resolvedPath: null,
+      foundVia: null,
+      context: raw.context,
+      matchedEntryId: null,
+    };
+    if (raw.wrapper) base.wrapper = true;
+    if (raw.inlineCode) base.inlineCode = true;
+    if (raw.args.slice(1).some((a) => !a.literal)) base.dynamicArgs = true;
+    if (raw.unresolvable) {
+      base.resolveError = raw.unresolvable;
+      return base;
+    }
+    const cwd = raw.chdir ? p.resolve(options.cwd, raw.chdir) : options.cwd;
+    const resolution = resolver.resolve(raw.executable, {
+      cwd,
+      pathEnv: raw.pathOverride ?? options.env.PATH ?? options.env.Path,
+      pathExt: options.env.PATHEXT,
+      home: options.home,
+      platform,
+    });
+    base.resolvedPath = resolution.resolvedPath;
+    base.foundVia = resolution.foundVia;
+    if (resolution.foundPath) base.foundPath = resolution.foundPath;
+    if (resolution.error) base.resolveError = resolution.error;
+    return base;
+  });
+  return { ok: collected.ok, segments, flags: collected.flags };
+}

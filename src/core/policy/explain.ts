@@ -1,0 +1,119 @@
+// explainCommand: analysis + effective settings + allowlist matching + decision, with everything the CLI
+// and the UI show about why (exec-policy.md "Explaining").
+import type { ApprovalsState } from "../approvals/index.js";
+import { compileAllowlist, matchSegment } from "./allowlist-match.js";
+import { analyzeCommand } from "./analyze.js";
+import { decide } from "./decide.js";
+import { proposeEntries } from "./proposals.js";
+import { resolveSettings } from "./resolve-settings.js";
+import { ExecutableResolver } from "./resolve-executable.js";
+import type { ScriptCache } from "./shell-script.js";
+import type { Ask, CommandInput, Explanation, Flag, Security } from "./types.js";
+
+export interface PolicyContext {
+  agentId: string;
+  /** The command's working directory (already resolved). */
+  cwd: string;
+  /** PATH, PATHEXT, HOME of the command. */
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  /** Default process.platform (tests may pass "win32"/"darwin" for the pure parts). */
+  platform?: NodeJS.Platform;
+  approvals: ApprovalsState;
+  /** Request settings: they can only tighten. */
+  requested?: { security?: Security; ask?: Ask };
+  now: number;
+  /** Parsed-script memo (default: the process-wide one). */
+  scripts?: ScriptCache;
+  /** Executable memo (default: a fresh one per call). */
+  resolver?: ExecutableResolver;
+}
+
+export async function explainCommand(input: CommandInput, ctx: PolicyContext): Promise<Explanation> {
+  const platform = ctx.platform ?? process.platform;
+  const analysis = await analyzeCommand(input, {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    home: ctx.home,
+    platform,
+    ...(ctx.scripts ? { scripts: ctx.scripts } : {}),
+    resolver: ctx.resolver ?? new ExecutableResolver(),
+  });
+  const settings = resolveSettings(ctx.approvals, ctx.agentId, ctx.requested);
+  const segments = analysis.segments;
+  const flags: Flag[] = analysis.flags.map((f) => ({ ...f }));
+
+  if (ctx.approvals.status === "ok") {
+    const compiled = compileAllowlist(ctx.approvals.file, ctx.agentId, { home: ctx.home, platform });
+    for (const segment of segments) {
+      const match = matchSegment(compiled, segment, { cwd: ctx.cwd, now: ctx.now, platform });
+      if (match.matched) {
+        segment.matchedEntryId = match.matched.entry.id;
+        segment.matchedAgentId = match.matched.agentId;
+      } else {
+        segment.missReason = match.missReason;
+      }
+    }
+    // Inline code is covered only by an entry whose argPattern matched literal arguments.
+    for (const flag of flags) {
+      if (flag.kind !== "inline-code" || flag.segment === undefined) continue;
+      const segment = segments[flag.segment];
+      const entryId = segment?.matchedEntryId;
+      if (!segment || !entryId || segment.dynamicArgs) continue;
+      const entry = compiled.entries.find((c) => c.entry.id === entryId);
+      if (entry?.argRe) flag.coveredBy = entryId;
+    }
+  } else {
+    const why =
+      ctx.approvals.status === "missing"
+        ? "the approvals file does not exist yet"
+        : "the approvals file is invalid";
+    for (const segment of segments) segment.missReason = why;
+  }
+
+  const blocking = flags.filter((f) => !f.coveredBy);
+  const allowlistSatisfied =
+    ctx.approvals.status === "ok" &&
+    analysis.ok &&
+    blocking.length === 0 &&
+    segments.every((s) => s.matchedEntryId !== null);
+  const decision =
+    ctx.approvals.status === "invalid"
+      ? { outcome: "deny" as const, reason: "approvals-file-invalid" }
+      : decide(settings, allowlistSatisfied);
+
+  const inlineUncovered = new Set(blocking.filter((f) => f.kind === "inline-code").map((f) => f.segment));
+  const proposedEntries = proposeEntries(
+    segments,
+    (segment, index) => segment.matchedEntryId === null || inlineUncovered.has(index),
+  );
+  const matchedEntryIds = allowlistSatisfied
+    ? [...new Set(segments.map((s) => s.matchedEntryId as string))]
+    : [];
+
+  return {
+    outcome: decision.outcome,
+    reason: decision.reason,
+    matchedEntryIds,
+    security: settings.security,
+    ask: settings.ask,
+    askFallback: settings.askFallback,
+    sources: settings.sources,
+    agentId: ctx.agentId,
+    cwd: ctx.cwd,
+    command: input,
+    flags: [...new Set(blocking.map((f) => f.kind))],
+    flagDetails: flags,
+    segments,
+    allowlistSatisfied,
+    approvalsFile: approvalsFileSummary(ctx.approvals),
+    proposedEntries,
+    allowAlwaysAvailable:
+      decision.outcome === "prompt" && settings.ask !== "always" && proposedEntries.length > 0,
+  };
+}
+
+function approvalsFileSummary(state: ApprovalsState): Explanation["approvalsFile"] {
+  if (state.status === "invalid") return { path: state.path, status: "invalid", error: state.error };
+  return { path: state.path, status: state.status };
+}

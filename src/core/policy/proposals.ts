@@ -1,0 +1,46 @@
+// What *allow always* would save (exec-policy.md "Deciding"): one entry per uncovered segment — the exact
+// real path of its executable; for inline code, and for shells and sudo/doas (never granted bare), the
+// real path with an exact, anchored argPattern. Unresolved executables, and segments whose arguments
+// are only known at run time, get no proposal: nothing exact could be saved for them.
+import { NEVER_BARE_GRANT, escapeGlob, patternExecutableName } from "../approvals/index.js";
+import type { ProposedEntry, Segment } from "./types.js";
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+/** The argPattern that matches exactly these arguments and nothing else. */
+export function exactArgPattern(args: string[]): string {
+  return `^${escapeRegExp(args.join(" "))}$`;
+}
+
+function needsArgPattern(segment: Segment): boolean {
+  if (segment.inlineCode) return true;
+  const names = [patternExecutableName(segment.executable)];
+  if (segment.resolvedPath) names.push(patternExecutableName(segment.resolvedPath));
+  return names.some((n) => NEVER_BARE_GRANT.has(n));
+}
+
+export function proposeEntries(
+  segments: Segment[],
+  uncovered: (segment: Segment, index: number) => boolean,
+): ProposedEntry[] {
+  const proposals: ProposedEntry[] = [];
+  const seen = new Set<string>();
+  segments.forEach((segment, index) => {
+    if (!uncovered(segment, index) || segment.resolvedPath === null) return;
+    const pattern = escapeGlob(segment.resolvedPath.replace(/\\/g, "/"));
+    let proposal: ProposedEntry;
+    if (needsArgPattern(segment)) {
+      if (segment.dynamicArgs) return;
+      proposal = { pattern, argPattern: exactArgPattern(segment.argv.slice(1)), segment: index };
+    } else {
+      proposal = { pattern, segment: index };
+    }
+    const key = `${proposal.pattern}\0${proposal.argPattern ?? ""}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    proposals.push(proposal);
+  });
+  return proposals;
+}

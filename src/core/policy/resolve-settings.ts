@@ -1,0 +1,66 @@
+// Effective settings for an agent (exec-policy.md "Where settings come from"): field by field from
+// agents[agentId], agents["*"], defaults, built-in; then a request may only tighten them.
+import { BUILT_IN_SETTINGS, type ApprovalsState, type PolicySettings } from "../approvals/index.js";
+import type { Ask, EffectiveSettings, Security, SettingSource } from "./types.js";
+
+const SECURITY_ORDER: Record<Security, number> = { deny: 0, allowlist: 1, full: 2 };
+const ASK_ORDER: Record<Ask, number> = { off: 0, "on-miss": 1, always: 2 };
+
+/** The stricter of two security levels (deny < allowlist < full). */
+export function minSecurity(a: Security, b: Security): Security {
+  return SECURITY_ORDER[a] <= SECURITY_ORDER[b] ? a : b;
+}
+
+/** The stricter of two ask levels (off < on-miss < always). */
+export function maxAsk(a: Ask, b: Ask): Ask {
+  return ASK_ORDER[a] >= ASK_ORDER[b] ? a : b;
+}
+
+export function resolveSettings(
+  approvals: ApprovalsState,
+  agentId: string,
+  requested?: { security?: Security; ask?: Ask },
+): EffectiveSettings {
+  const layers: { source: SettingSource; settings: PolicySettings | undefined }[] = [];
+  if (approvals.status === "ok") {
+    const { file } = approvals;
+    layers.push({ source: `agents.${agentId}`, settings: file.agents[agentId] });
+    if (agentId !== "*") layers.push({ source: "agents.*", settings: file.agents["*"] });
+    layers.push({ source: "defaults", settings: file.defaults });
+  }
+  const pick = <K extends "security" | "ask" | "askFallback">(key: K) => {
+    for (const layer of layers) {
+      const value = layer.settings?.[key];
+      if (value !== undefined)
+        return { value: value as NonNullable<PolicySettings[K]>, source: layer.source };
+    }
+    return {
+      value: BUILT_IN_SETTINGS[key] as NonNullable<PolicySettings[K]>,
+      source: "built-in" as SettingSource,
+    };
+  };
+  const security = pick("security");
+  const ask = pick("ask");
+  const askFallback = pick("askFallback");
+  const result: EffectiveSettings = {
+    security: security.value,
+    ask: ask.value,
+    askFallback: askFallback.value,
+    sources: { security: security.source, ask: ask.source, askFallback: askFallback.source },
+  };
+  if (requested?.security !== undefined) {
+    const tightened = minSecurity(result.security, requested.security);
+    if (tightened !== result.security) {
+      result.security = tightened;
+      result.sources.security = "request";
+    }
+  }
+  if (requested?.ask !== undefined) {
+    const tightened = maxAsk(result.ask, requested.ask);
+    if (tightened !== result.ask) {
+      result.ask = tightened;
+      result.sources.ask = "request";
+    }
+  }
+  return result;
+}

@@ -1,0 +1,100 @@
+// The command tree the analyser walks. sh-syntax (mvdan/sh in WebAssembly) is the parser of record for
+// whether a script is valid and where its statements are, but its JSON output carries only statement
+// positions and redirects (no command nodes), so shell-parse.ts builds this tree and the two are
+// cross-checked (shell-script.ts). Only what the policy needs is kept.
+
+export interface Word {
+  /** Source text of the word, quotes included. */
+  raw: string;
+  parts: WordPart[];
+}
+
+export type WordPart =
+  /** Literal text after quote removal; `quoted` text is never globbed or split. */
+  | { kind: "lit"; value: string; quoted: boolean }
+  /** `$x`, `${x…}`: substitutions inside the braces are kept; `risk` names a way it can run hidden code. */
+  | { kind: "param"; text: string; subs: Script[]; risk?: string }
+  | { kind: "cmdsubst"; text: string; script: Script; backtick: boolean }
+  | { kind: "arith"; text: string; subs: Script[] }
+  | { kind: "procsubst"; text: string; script: Script }
+  /** Unquoted glob characters or an extglob `@(…)`. */
+  | { kind: "glob"; text: string }
+  /** Unquoted `{` or `}` (brace expansion). */
+  | { kind: "brace"; text: string }
+  /** Leading `~` (user "") or `~user`. */
+  | { kind: "tilde"; user: string };
+
+export interface Heredoc {
+  body: string;
+  /** Quoted delimiter: the body is taken literally. */
+  quoted: boolean;
+  subs: Script[];
+}
+
+export interface Redirect {
+  op: string;
+  /** `2` in `2>`; `{var}` form kept as written. */
+  fd: string | null;
+  target: Word | null;
+  heredoc?: Heredoc;
+}
+
+export interface Assignment {
+  name: string;
+  /** One word, or the elements of an array assignment `x=(a b)`. */
+  values: Word[];
+  raw: string;
+}
+
+export type CompoundType =
+  | "subshell"
+  | "group"
+  | "if"
+  | "while"
+  | "until"
+  | "for"
+  | "select"
+  | "case"
+  | "arith"
+  | "test"
+  | "arith-for";
+
+export type Command =
+  | { kind: "simple"; assigns: Assignment[]; words: Word[]; redirs: Redirect[] }
+  | {
+      kind: "compound";
+      type: CompoundType;
+      bodies: Script[];
+      /** Words the shell expands (for/select lists, case subject and patterns, [[ ]] operands). */
+      words: Word[];
+      /** Arithmetic texts of `(( ))` / `for (( ))`, with their substitutions. */
+      arith: { text: string; subs: Script[] }[];
+      redirs: Redirect[];
+    }
+  | { kind: "function"; name: string; body: Command }
+  | { kind: "coproc"; body: Command };
+
+export interface Pipeline {
+  commands: Command[];
+  negated: boolean;
+  timed: boolean;
+}
+
+export interface Statement {
+  pipelines: Pipeline[];
+  background: boolean;
+  /** UTF-16 offset of the statement's first token in the parsed text. */
+  start: number;
+}
+
+export type Script = Statement[];
+
+export class ShellSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+    this.name = "ShellSyntaxError";
+  }
+}

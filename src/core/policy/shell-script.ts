@@ -1,0 +1,104 @@
+// Parsing a shell string for the policy: shell-parse.ts builds the command tree, and sh-syntax (mvdan/sh
+// compiled to WebAssembly, a maintained real shell parser) must agree that the script is valid and on where
+// each top-level statement starts and whether it runs in the background. Any disagreement is treated as
+// a parse error, so a quirk of either parser can only make Gatehouse ask, never run something unseen.
+// Results are memoised in a small LRU: the same command text always parses the same way.
+import fs from "node:fs/promises";
+import { createRequire } from "node:module";
+import { getProcessor, type File as ShFile } from "sh-syntax";
+import { ShellSyntaxError, type Script } from "./shell-ast.js";
+import { parseShell } from "./shell-parse.js";
+
+export type ParsedScript = { ok: true; script: Script } | { ok: false; error: string };
+
+type ShProcessor = (text: string, options?: { keepComments?: boolean }) => Promise<ShFile>;
+
+/** The two WebAssembly calls used here (the project's TypeScript libs do not declare WebAssembly). */
+interface Wasm {
+  compile(bytes: Uint8Array): Promise<unknown>;
+  instantiate(module: unknown, imports: unknown): Promise<unknown>;
+}
+const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+
+/** Compiles sh-syntax's WebAssembly once per process; each parse then only instantiates it. */
+let compiledProcessor: Promise<ShProcessor> | null = null;
+function shSyntax(): Promise<ShProcessor> {
+  compiledProcessor ??= (async () => {
+    const wasmPath = createRequire(import.meta.url).resolve("sh-syntax/main.wasm");
+    const module = await wasm.compile(await fs.readFile(wasmPath));
+    const instantiate = (imports: unknown) => wasm.instantiate(module, imports);
+    return getProcessor(
+      instantiate as unknown as Parameters<typeof getProcessor>[0],
+    ) as unknown as ShProcessor;
+  })();
+  return compiledProcessor;
+}
+
+function byteOffset(text: string, index: number): number {
+  return Buffer.byteLength(text.slice(0, index), "utf8");
+}
+
+/** Parses with both parsers; see the file comment. Never throws for bad input. */
+export async function parseScriptChecked(text: string): Promise<ParsedScript> {
+  let script: Script;
+  try {
+    script = parseShell(text);
+  } catch (error) {
+    if (error instanceof ShellSyntaxError)
+      return { ok: false, error: describe(text, error.message, error.offset) };
+    throw error;
+  }
+  let file: ShFile;
+  try {
+    file = await (await shSyntax())(text, { keepComments: false });
+  } catch (error) {
+    const message = (error as { Text?: string; message?: string }).Text ?? (error as Error).message;
+    return { ok: false, error: `the shell parser rejected it: ${message}` };
+  }
+  // sh-syntax's JSON names the statement list `Stmt` in some releases and `Stmts` in others.
+  const statements = ((file as unknown as { Stmts?: unknown[]; Stmt?: unknown[] }).Stmts ??
+    (file as unknown as { Stmt?: unknown[] }).Stmt ??
+    []) as { Pos: { Offset: number }; Background: boolean }[];
+  const agrees =
+    statements.length === script.length &&
+    statements.every((stmt, i) => {
+      const mine = script[i];
+      return (
+        mine !== undefined &&
+        stmt.Pos.Offset === byteOffset(text, mine.start) &&
+        stmt.Background === mine.background
+      );
+    });
+  if (!agrees) return { ok: false, error: "the command could not be split into statements reliably" };
+  return { ok: true, script };
+}
+
+function describe(text: string, message: string, offset: number): string {
+  const line = text.slice(0, offset).split("\n").length;
+  return text.includes("\n") ? `${message} (line ${line})` : message;
+}
+
+/** An LRU of parse results by script text. Pure memoisation: it only ever returns what parsing would. */
+export class ScriptCache {
+  private readonly entries = new Map<string, Promise<ParsedScript>>();
+
+  constructor(private readonly capacity = 512) {}
+
+  parse(text: string): Promise<ParsedScript> {
+    const hit = this.entries.get(text);
+    if (hit) {
+      this.entries.delete(text);
+      this.entries.set(text, hit);
+      return hit;
+    }
+    const result = parseScriptChecked(text);
+    if (text.length <= 64 * 1024) {
+      this.entries.set(text, result);
+      if (this.entries.size > this.capacity) {
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+    }
+    return result;
+  }
+}
