@@ -1,7 +1,184 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse allowlist list|add|remove`: the allowlists of the approvals file. Entries are validated before
+// anything is written: an invalid glob or regex exits 2 with the reason and leaves the file untouched.
+// An invalid approvals file exits 3 (as `policy explain` does).
+import { parseArgs } from "node:util";
+import {
+  ApprovalsStore,
+  entryLiveness,
+  patternKind,
+  validateEntry,
+  type AllowlistEntry,
+  type NewAllowlistEntry,
+} from "../../core/approvals/index.js";
+import { resolveExecutable } from "../../core/policy/index.js";
+import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "allowlist",
-  "List, add or remove allowlist entries",
-  "gatehouse allowlist list|add|remove [--agent ID] … [--json]",
-);
+const USAGE = [
+  "gatehouse allowlist list [--agent ID] [--json]",
+  "       gatehouse allowlist add [--agent ID] PATTERN [--arg-pattern RE] [--cwd GLOB]",
+  "                               [--expires-in SECONDS | --expires-at MS] [--uses N] [--json]",
+  "       gatehouse allowlist remove [--agent ID] ID [--json]",
+].join("\n");
+export const EXIT_APPROVALS_INVALID = 3;
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        agent: { type: "string", default: "*" },
+        "arg-pattern": { type: "string" },
+        cwd: { type: "string" },
+        "expires-in": { type: "string" },
+        "expires-at": { type: "string" },
+        uses: { type: "string" },
+        json: { type: "boolean", default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+type Values = ReturnType<typeof parse>["values"];
+
+function wholeNumber(option: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`--${option} must be a whole number ≥ 0, not "${text}"`);
+  }
+  return Number(text);
+}
+
+/** The entry `add` would save, validated; throws UsageError with the reason when it is not valid. */
+function entryFromOptions(pattern: string, values: Values, now: number): NewAllowlistEntry {
+  const entry: NewAllowlistEntry = { pattern, source: "cli" };
+  if (values["arg-pattern"] !== undefined) entry.argPattern = values["arg-pattern"];
+  if (values.cwd !== undefined) entry.cwd = values.cwd;
+  if (values["expires-in"] !== undefined && values["expires-at"] !== undefined) {
+    throw new UsageError("give either --expires-in or --expires-at, not both");
+  }
+  const expiresIn = wholeNumber("expires-in", values["expires-in"]);
+  const expiresAt = wholeNumber("expires-at", values["expires-at"]);
+  if (expiresIn !== undefined) {
+    if (expiresIn === 0) throw new UsageError("--expires-in must be at least 1 second");
+    entry.expiresAt = now + expiresIn * 1000;
+  }
+  if (expiresAt !== undefined) entry.expiresAt = expiresAt;
+  const uses = wholeNumber("uses", values.uses);
+  if (uses !== undefined) {
+    if (uses === 0) throw new UsageError("--uses must be at least 1");
+    entry.usesLeft = uses;
+  }
+  const checked = validateEntry(entry);
+  if (!checked.ok) throw new UsageError(checked.reason);
+  return entry;
+}
+
+function describeEntry(entry: AllowlistEntry, now: number): string {
+  const extras = [
+    entry.argPattern !== undefined ? `args ${entry.argPattern}` : "",
+    entry.cwd !== undefined ? `cwd ${entry.cwd}` : "",
+    entry.expiresAt ? `expires ${new Date(entry.expiresAt).toISOString()}` : "",
+    typeof entry.usesLeft === "number" ? `${entry.usesLeft} uses left` : "",
+    entryLiveness(entry, now) !== "live" ? `(${entryLiveness(entry, now)})` : "",
+  ].filter(Boolean);
+  return `${entry.id}  ${entry.pattern}${extras.length ? `  ${extras.join(", ")}` : ""}`;
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parse(args);
+  const [sub, ...rest] = positionals;
+  const agentId = values.agent;
+  if (!agentId) throw new UsageError("--agent needs an id");
+  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  const now = Date.now();
+  switch (sub) {
+    case "list":
+      if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      return list(ctx, store, agentId, values.json === true, now);
+    case "add": {
+      if (rest.length !== 1)
+        throw new UsageError("add takes exactly one PATTERN (quote it so the shell leaves it alone)");
+      const entry = entryFromOptions(rest[0] as string, values, now);
+      const state = await store.load();
+      if (state.status === "invalid") return invalid(ctx, state.error);
+      const added = await store.addEntry(agentId, entry);
+      if (values.json) printJson(ctx, { agentId, path: store.path, entry: added });
+      else printLine(ctx, `Added to ${agentId}: ${describeEntry(added, now)}`);
+      return 0;
+    }
+    case "remove": {
+      if (rest.length !== 1) throw new UsageError("remove takes exactly one entry ID");
+      const state = await store.load();
+      if (state.status === "invalid") return invalid(ctx, state.error);
+      const id = rest[0] as string;
+      const removed = await store.removeEntry(agentId, id);
+      if (values.json) printJson(ctx, { agentId, id, removed });
+      else
+        printLine(
+          ctx,
+          removed ? `Removed ${id} from ${agentId}` : `No entry ${id} in the allowlist of ${agentId}`,
+        );
+      return removed ? 0 : 1;
+    }
+    default:
+      throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand: list, add or remove");
+  }
+}
+
+function invalid(ctx: CliContext, error: string): number {
+  ctx.stderr.write(`gatehouse allowlist: ${error}\n`);
+  return EXIT_APPROVALS_INVALID;
+}
+
+async function list(
+  ctx: CliContext,
+  store: ApprovalsStore,
+  agentId: string,
+  json: boolean,
+  now: number,
+): Promise<number> {
+  const state = await store.load();
+  if (state.status === "invalid") return invalid(ctx, state.error);
+  const entries = state.status === "ok" ? (state.file.agents[agentId]?.allowlist ?? []) : [];
+  const shown = entries.map((entry) => {
+    const status = entryLiveness(entry, now);
+    if (patternKind(entry.pattern) !== "bare") return { ...entry, status };
+    // The editor shows what a bare name resolves to today (exec-policy.md).
+    const today = resolveExecutable(entry.pattern, {
+      cwd: ctx.paths.home,
+      pathEnv: ctx.env.PATH,
+      pathExt: ctx.env.PATHEXT,
+      home: ctx.paths.home,
+      platform: process.platform,
+    });
+    return { ...entry, status, resolvesTo: today.resolvedPath };
+  });
+  if (json) {
+    printJson(ctx, { agentId, path: store.path, fileStatus: state.status, entries: shown });
+    return 0;
+  }
+  if (shown.length === 0) {
+    printLine(
+      ctx,
+      `The allowlist of ${agentId} is empty${state.status === "missing" ? " (no approvals file yet)" : ""}.`,
+    );
+    return 0;
+  }
+  printLine(ctx, `Allowlist of ${agentId} (${store.path}):`);
+  for (const entry of shown) {
+    const resolves = "resolvesTo" in entry ? `  → ${entry.resolvesTo ?? "not found on PATH"}` : "";
+    printLine(ctx, `  ${describeEntry(entry, now)}${resolves}`);
+  }
+  return 0;
+}
+
+export const command: CommandSpec = {
+  name: "allowlist",
+  summary: "List, add or remove allowlist entries",
+  usage: USAGE,
+  run,
+};

@@ -1,7 +1,80 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse init`: creates the approvals file (fresh socket token, nothing runs until a mode is chosen)
+// or applies a preset to an existing one, keeping its agents, entries and token.
+import { parseArgs } from "node:util";
+import { ApprovalsStore, PRESETS, type PresetName } from "../../core/approvals/index.js";
+import { resolveSettings } from "../../core/policy/index.js";
+import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "init",
-  "Write the approvals file with a policy preset",
-  "gatehouse init [--preset locked|ask|trust] [--json]",
-);
+const USAGE = "gatehouse init [--preset locked|ask|trust] [--json]";
+
+/** Exit status when the approvals file exists but is invalid (same as `policy explain`). */
+export const EXIT_APPROVALS_INVALID = 3;
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { preset: { type: "string" }, json: { type: "boolean", default: false } },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const options = parse(args);
+  const preset = options.preset;
+  if (preset !== undefined && !(preset in PRESETS)) {
+    throw new UsageError(`unknown preset "${preset}"; choose locked, ask or trust`);
+  }
+  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  const before = await store.load();
+  if (before.status === "invalid") {
+    ctx.stderr.write(`gatehouse init: ${before.error}\n`);
+    return EXIT_APPROVALS_INVALID;
+  }
+  const ensured = await store.ensure();
+  if (ensured.status === "invalid") {
+    ctx.stderr.write(`gatehouse init: ${ensured.error}\n`);
+    return EXIT_APPROVALS_INVALID;
+  }
+  if (preset !== undefined) await store.applyPreset(preset as PresetName);
+  const state = await store.load();
+  const settings = resolveSettings(state, "*");
+  const report = {
+    path: store.path,
+    created: before.status === "missing",
+    preset: preset ?? null,
+    /** What an agent without settings of its own gets (agents["*"], else defaults, else built-in). */
+    settings: { security: settings.security, ask: settings.ask, askFallback: settings.askFallback },
+    sources: settings.sources,
+    defaults: state.status === "ok" ? (state.file.defaults ?? {}) : {},
+    socketPath: state.status === "ok" ? state.file.socket.path : null,
+  };
+  if (options.json) {
+    printJson(ctx, report);
+    return 0;
+  }
+  printLine(ctx, `${report.created ? "Created" : "Updated"} ${report.path}`);
+  printLine(
+    ctx,
+    `Settings: security=${settings.security}, ask=${settings.ask}, askFallback=${settings.askFallback}`,
+  );
+  if (preset === undefined && settings.sources.security === "built-in") {
+    printLine(
+      ctx,
+      "No mode chosen yet, so nothing runs. Pick one: gatehouse init --preset ask (recommended),",
+    );
+    printLine(ctx, "--preset trust (run anything) or --preset locked (run nothing).");
+  }
+  return 0;
+}
+
+export const command: CommandSpec = {
+  name: "init",
+  summary: "Write the approvals file with a policy preset",
+  usage: USAGE,
+  run,
+};

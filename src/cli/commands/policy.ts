@@ -1,7 +1,130 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse policy explain`: how the exec policy would decide a command, and why (exec-policy.md
+// "Explaining"). Reads the approvals file but never creates or changes it.
+// Exit status: 0 when an explanation was produced (whatever the outcome), 2 for bad usage, 3 when the
+// approvals file is invalid (the outcome is then `deny`), so scripts notice a broken policy.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ApprovalsStore } from "../../core/approvals/index.js";
+import { explainCommand, type Explanation, type Segment } from "../../core/policy/index.js";
+import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "policy",
-  "Explain how the exec policy decides a command",
-  "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--json] -- COMMAND…",
-);
+const USAGE = "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--json] -- COMMAND…";
+export const EXIT_APPROVALS_INVALID = 3;
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        agent: { type: "string", default: "local" },
+        cwd: { type: "string" },
+        shell: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+async function resolveCwd(given: string | undefined): Promise<string> {
+  const wanted = path.resolve(process.cwd(), given ?? ".");
+  try {
+    const real = await fs.realpath(wanted);
+    if (!(await fs.stat(real)).isDirectory()) throw new UsageError(`--cwd ${wanted} is not a folder`);
+    return real;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--cwd ${wanted} does not exist`);
+  }
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parse(args);
+  const [sub, ...words] = positionals;
+  if (sub !== "explain")
+    throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand explain");
+  if (words.length === 0) throw new UsageError("give the command to explain after --");
+  if (!values.agent) throw new UsageError("--agent needs an id");
+  const cwd = await resolveCwd(values.cwd);
+  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  const approvals = await store.load();
+  const explanation = await explainCommand(values.shell ? { command: words.join(" ") } : { argv: words }, {
+    agentId: values.agent,
+    cwd,
+    env: ctx.env,
+    home: ctx.paths.home,
+    approvals,
+    now: Date.now(),
+  });
+  if (values.json) printJson(ctx, explanation);
+  else printExplanation(ctx, explanation);
+  if (approvals.status === "invalid") {
+    if (!values.json) ctx.stderr.write(`gatehouse policy: ${approvals.error}\n`);
+    return EXIT_APPROVALS_INVALID;
+  }
+  return 0;
+}
+
+function describeSegment(segment: Segment): string[] {
+  const lines = [`${segment.argv.join(" ")}${segment.context === "top" ? "" : `   [${segment.context}]`}`];
+  if (segment.resolvedPath) {
+    const via = segment.foundVia === "path" ? "found on PATH" : `${segment.foundVia} path`;
+    lines.push(`   runs ${segment.resolvedPath} (${via})${segment.wrapper ? ", a wrapper" : ""}`);
+  } else {
+    lines.push(`   not resolved: ${segment.resolveError ?? "unknown"}`);
+  }
+  lines.push(
+    segment.matchedEntryId
+      ? `   covered by entry ${segment.matchedEntryId} (agents.${segment.matchedAgentId ?? "?"})`
+      : `   not covered: ${segment.missReason ?? "no entry matches"}`,
+  );
+  return lines;
+}
+
+function printExplanation(ctx: CliContext, e: Explanation): void {
+  printLine(ctx, `Outcome: ${e.outcome} (${e.reason})`);
+  printLine(
+    ctx,
+    `Settings for agent ${e.agentId}: security=${e.security} (${e.sources.security}), ask=${e.ask} (${e.sources.ask}), askFallback=${e.askFallback} (${e.sources.askFallback})`,
+  );
+  printLine(ctx, `Approvals file: ${e.approvalsFile.path} (${e.approvalsFile.status})`);
+  printLine(ctx, `Working folder: ${e.cwd}`);
+  printLine(ctx, e.segments.length ? "Segments:" : "Segments: none");
+  e.segments.forEach((segment, i) => {
+    const [first, ...rest] = describeSegment(segment);
+    printLine(ctx, `  ${i + 1}. ${first}`);
+    for (const line of rest) printLine(ctx, `  ${line}`);
+  });
+  if (e.flagDetails.length) {
+    printLine(ctx, "Flags (need a person even when every segment is covered):");
+    for (const flag of e.flagDetails) {
+      printLine(
+        ctx,
+        `  - ${flag.kind}: ${flag.detail}${flag.coveredBy ? ` (covered by entry ${flag.coveredBy})` : ""}`,
+      );
+    }
+  }
+  printLine(ctx, `Allowlist alone covers it: ${e.allowlistSatisfied ? "yes" : "no"}`);
+  if (e.outcome === "prompt" && e.proposedEntries.length) {
+    printLine(
+      ctx,
+      e.allowAlwaysAvailable
+        ? "Allow always would save:"
+        : "Allow always is not offered (ask=always); it would save:",
+    );
+    for (const p of e.proposedEntries) {
+      printLine(ctx, `  ${p.pattern}${p.argPattern ? `  argPattern ${p.argPattern}` : ""}`);
+    }
+  }
+}
+
+export const command: CommandSpec = {
+  name: "policy",
+  summary: "Explain how the exec policy decides a command",
+  usage: USAGE,
+  run,
+};
