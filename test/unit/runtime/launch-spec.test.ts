@@ -1,0 +1,395 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolvePaths } from "../../../src/core/paths.js";
+import {
+  buildLaunchSpec,
+  maskSpec,
+  type LaunchInput,
+  type LaunchSpec,
+} from "../../../src/core/runtime/index.js";
+
+const HOME = "/home/alice";
+const paths = resolvePaths({ HOME });
+const W = path.join(HOME, ".wegent-executor", "workspace");
+const GATEHOUSE = ["/usr/local/bin/node", "/opt/Gate House/bin/gatehouse.js"];
+
+const manifest = {
+  version: 1,
+  revision: 3,
+  mcps: {
+    docs: {
+      installed_mcp_id: 7,
+      server: {
+        type: "streamable-http",
+        url: "https://mcp.example.com/docs",
+        base_url: "https://mcp.example.com/docs",
+        headers: { Authorization: "Bearer test" },
+      },
+      managed: true,
+    },
+  },
+};
+
+function task(extra: Record<string, unknown> = {}, shellType = "ClaudeCode"): Record<string, unknown> {
+  return {
+    task_id: 123,
+    subtask_id: 456,
+    bot: [
+      {
+        shell_type: shellType,
+        mcp_servers: {
+          wegent: {
+            type: "streamable-http",
+            url: "${{backend_url}}/mcp",
+            headers: { Authorization: "Bearer ${{task_token}}" },
+            timeout: 12,
+          },
+        },
+      },
+    ],
+    prompt: "Fix the build",
+    auth_token: "task-token",
+    backend_url: "https://backend.example.com",
+    ...extra,
+  };
+}
+
+function input(payload: unknown, extra: Partial<LaunchInput> = {}): LaunchInput {
+  return {
+    payload,
+    manifest,
+    workdir: "/home/alice/Projects/app",
+    paths,
+    settings: { version: 1 },
+    gatehouseCommand: GATEHOUSE,
+    promptTimeoutMs: 120_000,
+    readTextFile: () => Promise.reject(Object.assign(new Error("missing"), { code: "ENOENT" })),
+    ...extra,
+  };
+}
+
+async function spec(payload: unknown, extra: Partial<LaunchInput> = {}) {
+  const result = await buildLaunchSpec(input(payload, extra));
+  if (!result.ok) throw new Error(result.error);
+  return result;
+}
+
+function file(s: LaunchSpec, name: string): unknown {
+  const found = s.files.find((f) => path.basename(f.path) === name);
+  return found ? JSON.parse(found.content) : undefined;
+}
+
+describe("Claude Code launch spec", () => {
+  it("runs one -p turn with stream-json output, the task settings, the MCP config and Bash allowed; the prompt on stdin", async () => {
+    const { runtime, spec: s } = await spec(task({ project_id: 5 }));
+    const runtimeDir = path.join(HOME, ".wegent-executor", "runtime", "123");
+    expect(runtime).toBe("claude-code");
+    expect(s.command).toBe("claude");
+    expect(s.args).toEqual([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--settings",
+      path.join(runtimeDir, "settings.json"),
+      "--mcp-config",
+      path.join(runtimeDir, "mcp.json"),
+      "--allowedTools",
+      "Bash",
+    ]);
+    expect(s.stdin).toBe("Fix the build");
+    expect(s.cwd).toBe("/home/alice/Projects/app");
+    expect(s.files.map((f) => [f.path, f.mode])).toEqual([
+      [path.join(runtimeDir, "settings.json"), 0o600],
+      [path.join(runtimeDir, "mcp.json"), 0o600],
+    ]);
+  });
+
+  it("M4: a project task's MCP config holds the bot server with its placeholders filled and the normalised global", async () => {
+    const { spec: s } = await spec(task({ project_id: 5 }));
+    expect(file(s, "mcp.json")).toEqual({
+      mcpServers: {
+        wegent: {
+          type: "http",
+          url: "https://backend.example.com/mcp",
+          headers: { Authorization: "Bearer task-token" },
+          timeout: 12000,
+        },
+        docs: {
+          type: "http",
+          url: "https://mcp.example.com/docs",
+          headers: { Authorization: "Bearer test" },
+        },
+      },
+    });
+  });
+
+  it("a project task uses CH as CLAUDE_CONFIG_DIR and CH/skills as SKILLS_DIR, and the hook finds its task", async () => {
+    const { spec: s, task: facts } = await spec(task({ project_id: 5 }));
+    expect(facts).toEqual({ taskId: 123, subtaskId: 456, projectId: "5", isProjectTask: true });
+    expect(s.env).toEqual({
+      CLAUDE_CONFIG_DIR: path.join(HOME, ".claude"),
+      SKILLS_DIR: path.join(HOME, ".claude", "skills"),
+      CLAUDE_SECURESTORAGE_CONFIG_DIR: "",
+      GATEHOUSE_TASK_ID: "123",
+      WEGENT_EXECUTOR_HOME: path.join(HOME, ".wegent-executor"),
+    });
+  });
+
+  it("a non-project task gets its own Claude folder W/<task_id>/.claude and no global MCP servers", async () => {
+    const { spec: s, task: facts } = await spec(task({ project_id: 0 }));
+    expect(facts.isProjectTask).toBe(false);
+    expect(s.env.CLAUDE_CONFIG_DIR).toBe(path.join(W, "123", ".claude"));
+    expect(s.env.SKILLS_DIR).toBe(path.join(W, "123", ".claude", "skills"));
+    expect(Object.keys((file(s, "mcp.json") as { mcpServers: object }).mcpServers)).toEqual(["wegent"]);
+  });
+
+  it("keeps the Claude folder of a non-project task in the given workspace root", async () => {
+    const { spec: s } = await spec(task(), { workspaceRoot: "/srv/work" });
+    expect(s.env.CLAUDE_CONFIG_DIR).toBe("/srv/work/123/.claude");
+  });
+
+  it("a standalone chat with project id 0 and a workspace project id are project tasks", async () => {
+    const standalone = await spec(task({ project_id: 0, standalone_chat_workspace: true }));
+    expect(standalone.spec.env.CLAUDE_CONFIG_DIR).toBe(path.join(HOME, ".claude"));
+    const nested = await spec(task({ workspace: { project: { project_id: 42 } } }));
+    expect(nested.task.projectId).toBe("42");
+    expect(Object.keys((file(nested.spec, "mcp.json") as { mcpServers: object }).mcpServers)).toEqual([
+      "wegent",
+      "docs",
+    ]);
+  });
+
+  it("points Claude's login storage at a custom CH so the user's login is kept", async () => {
+    const custom = resolvePaths({ HOME, CLAUDE_CONFIG_DIR: "/data/claude" });
+    const { spec: s } = await spec(task(), { paths: custom });
+    expect(s.env.CLAUDE_SECURESTORAGE_CONFIG_DIR).toBe("/data/claude");
+  });
+
+  it("registers gatehouse hook claude as the Bash PreToolUse hook with the prompt timeout plus 10 s", async () => {
+    const { spec: s } = await spec(task());
+    expect(file(s, "settings.json")).toEqual({
+      permissions: { allow: ["Bash"] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              {
+                type: "command",
+                command:
+                  "/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook claude --agent claude-code",
+                timeout: 130,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const slow = await spec(task(), { promptTimeoutMs: 1_800_500 });
+    const hook = (
+      file(slow.spec, "settings.json") as { hooks: { PreToolUse: { hooks: { timeout: number }[] }[] } }
+    ).hooks.PreToolUse[0]!.hooks[0]!;
+    expect(hook.timeout).toBe(1811);
+  });
+
+  it("resumes the previous session when given one and appends the bot's system prompt", async () => {
+    const { spec: s } = await spec(task({ system_prompt: "-Be brief." }), { resumeId: "0b6c-session" });
+    expect(s.args.slice(-3)).toEqual(["--append-system-prompt=-Be brief.", "--resume", "0b6c-session"]);
+  });
+
+  it("writes no MCP config when the task has no servers", async () => {
+    const { spec: s } = await spec({ ...task(), bot: [{ shell_type: "ClaudeCode" }] });
+    expect(s.args).not.toContain("--mcp-config");
+    expect(s.files.map((f) => path.basename(f.path))).toEqual(["settings.json"]);
+  });
+
+  it("uses the Claude binary from the settings", async () => {
+    const { spec: s } = await spec(task(), {
+      settings: { version: 1, agents: { claudePath: "/opt/claude/bin/claude" } },
+    });
+    expect(s.command).toBe("/opt/claude/bin/claude");
+  });
+
+  it("reports content parts it cannot pass in the notices", async () => {
+    const result = await spec(
+      task({
+        prompt: [
+          { type: "text", text: "Look" },
+          { type: "image", source: {} },
+        ],
+      }),
+    );
+    expect(result.spec.stdin).toBe("Look");
+    expect(result.notices).toEqual([
+      "1 non-text part(s) of the prompt (images, files) were not passed to claude-code.",
+    ]);
+  });
+});
+
+describe("Codex launch spec", () => {
+  const M1 = {
+    mcps: {
+      docs: {
+        server: {
+          type: "streamable-http",
+          url: "https://mcp.example.com/docs",
+          base_url: "https://ignored.example.com/docs",
+          bearer_token_env_var: "DOCS_TOKEN",
+        },
+      },
+      shell: { server: { type: "stdio", command: "uvx", args: ["tool", "--flag"], env: { FOO: "bar" } } },
+    },
+  };
+  const codexTask = (extra: Record<string, unknown> = {}) => ({
+    ...task(extra, "Codex"),
+    bot: [{ shell_type: "Codex" }],
+  });
+
+  it("M1: runs codex exec --json with the manifest's overrides and the prompt as the last argument", async () => {
+    const { runtime, spec: s, notices } = await spec(codexTask({ project_id: 9 }), { manifest: M1 });
+    expect(runtime).toBe("codex");
+    expect(s.command).toBe("codex");
+    expect(s.args).toEqual([
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "-c",
+      'mcp_servers.docs.url="https://mcp.example.com/docs"',
+      "-c",
+      'mcp_servers.docs.bearer_token_env_var="DOCS_TOKEN"',
+      "-c",
+      'mcp_servers.shell.command="uvx"',
+      "-c",
+      'mcp_servers.shell.args=["tool","--flag"]',
+      "-c",
+      'mcp_servers.shell.env.FOO="bar"',
+      "--",
+      "Fix the build",
+    ]);
+    expect(s.stdin).toBeNull();
+    expect(s.files).toEqual([]);
+    expect(s.env).toEqual({
+      CODEX_HOME: path.join(HOME, ".codex"),
+      GATEHOUSE_TASK_ID: "123",
+      WEGENT_EXECUTOR_HOME: path.join(HOME, ".wegent-executor"),
+    });
+    expect(notices).toEqual([]);
+  });
+
+  it("gives a non-project task no global servers but still its request-level ones", async () => {
+    const { spec: s } = await spec(
+      codexTask({
+        mcp_servers: {
+          wegent: {
+            type: "http",
+            url: "${{backend_url}}/mcp",
+            headers: { Authorization: "Bearer ${{task_token}}" },
+          },
+        },
+      }),
+      { manifest: M1 },
+    );
+    expect(s.args.filter((_, i) => s.args[i - 1] === "-c")).toEqual([
+      'mcp_servers.wegent.url="https://backend.example.com/mcp"',
+      'mcp_servers.wegent.http_headers.Authorization="Bearer task-token"',
+    ]);
+  });
+
+  it("reads the user's config.toml and does not inject a server it defines", async () => {
+    const read = async (file: string) => {
+      expect(file).toBe(path.join(HOME, ".codex", "config.toml"));
+      return '[mcp_servers.shell]\ncommand = "my-shell"\n';
+    };
+    const { spec: s, notices } = await spec(codexTask({ project_id: 9 }), {
+      manifest: M1,
+      readTextFile: read,
+    });
+    expect(s.args.join(" ")).not.toContain("mcp_servers.shell");
+    expect(notices).toEqual([
+      `MCP server "shell" is already defined in ${path.join(HOME, ".codex", "config.toml")}; Gatehouse did not inject its own definition of it.`,
+    ]);
+  });
+
+  it("resumes a thread and passes the system prompt as developer instructions", async () => {
+    const { spec: s } = await spec(codexTask({ system_prompt: 'Say "ok"' }), { resumeId: "thread-1" });
+    expect(s.args).toEqual([
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "-c",
+      'developer_instructions="Say \\"ok\\""',
+      "resume",
+      "--",
+      "thread-1",
+      "Fix the build",
+    ]);
+  });
+});
+
+describe("errors and masking", () => {
+  it("an unsupported shell type is an error value", async () => {
+    expect(await buildLaunchSpec(input(task({}, "Agno")))).toEqual({
+      ok: false,
+      code: "unsupported_shell_type",
+      error: "Unsupported shell type: Agno",
+    });
+  });
+
+  it("an invalid payload is an error value naming the field", async () => {
+    const result = await buildLaunchSpec(input({ task_id: "x", subtask_id: 1 }));
+    expect(result).toMatchObject({ ok: false, code: "invalid_payload" });
+  });
+
+  it("keeps secrets in the real spec and masks the token, headers and env values for display", async () => {
+    const payload = task({
+      project_id: 5,
+      mcp_servers: {
+        tool: {
+          command: "t",
+          env: { API_KEY: "sk-live-123456" },
+          args: ["--url", "https://u:pw12345@h/x?token=abcdef"],
+        },
+      },
+    });
+    const result = await spec(payload);
+    expect(result.secrets).toEqual(
+      expect.arrayContaining(["task-token", "Bearer task-token", "sk-live-123456"]),
+    );
+    const real = result.spec.files.map((f) => f.content).join("");
+    expect(real).toContain("task-token");
+    const masked = maskSpec(result.spec, result.secrets);
+    const shown = JSON.stringify(masked);
+    for (const secret of ["task-token", "sk-live-123456", "Bearer test", "pw12345", "abcdef"]) {
+      expect(shown).not.toContain(secret);
+    }
+    expect(file(masked, "mcp.json")).toMatchObject({
+      mcpServers: {
+        docs: { headers: { Authorization: "[redacted]" } },
+        tool: { env: { API_KEY: "[redacted]" } },
+      },
+    });
+    expect(masked.args).toEqual(result.spec.args);
+  });
+
+  it("masks Codex header and env overrides, including inline tables", async () => {
+    const payload = {
+      ...task({ project_id: 1 }, "Codex"),
+      bot: [{ shell_type: "Codex" }],
+      mcp_servers: {
+        a: { url: "https://a", headers: { "X.K": "hdr-secret-1" } },
+        "b.c": { command: "b", env: { K: "env-secret-2" } },
+        d: { command: "d", env: { K: "x" } },
+      },
+    };
+    const result = await spec(payload, { manifest: {} });
+    const masked = maskSpec(result.spec);
+    expect(masked.args.filter((_, i) => masked.args[i - 1] === "-c")).toEqual([
+      'mcp_servers={"b.c"={command="b",env={"K"="[redacted]"}}}',
+      'mcp_servers.a.url="https://a"',
+      'mcp_servers.a.http_headers={"X.K"="[redacted]"}',
+      'mcp_servers.d.command="d"',
+      'mcp_servers.d.env.K="[redacted]"',
+    ]);
+  });
+});
