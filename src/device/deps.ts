@@ -11,11 +11,10 @@ export interface CapabilityReport {
   plugins: unknown[];
   mcps: unknown[];
   last_sync_at: string | null;
-  [key: string]: unknown;
 }
 
 /** The §7.10 ack (or a hard error `{success: false, error}`), sent back as it is. */
-export type SyncAck = { success: boolean; error?: string; [key: string]: unknown };
+export type SyncAck = { success: boolean; error?: string };
 
 export interface CapabilitiesPort {
   /** Applies a `device:sync_capabilities` payload; serialised by the implementation (§7). */
@@ -72,3 +71,40 @@ export interface TaskRegistry {
   closeSession(taskId: string, events: TaskEventSink): Promise<void>;
   snapshot(): TaskSnapshot;
 }
+
+/** What the backend command handler asks of the gate (executor/gate.ts `gateAndRun`, bound to its deps). */
+export interface GatedCommandRequest {
+  command: { argv?: string[]; command?: string };
+  agentId: string;
+  sessionKey: string;
+  source: string;
+  commandKey?: string;
+  cwd: string;
+  env?: Record<string, string>;
+  /** The prompt times out at the command's timeout at the latest. */
+  promptTimeoutMs: number;
+  /** One budget for the prompt and the run: the command runs with what the prompt left. */
+  budgetMs: number;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  outputMode: "separate";
+  /** workdir.md §8 just before the spawn: the folder to spawn in, or why nothing may run. */
+  recheckCwd: (cwd: string) => Promise<{ ok: true; cwd: string } | { ok: false; message: string }>;
+}
+
+/** The parts of `GateRunResult` the ack is made of. */
+export interface GatedCommandResult {
+  decision: "allow-once" | "allow-always" | "deny" | "timeout" | "cancelled";
+  decidedBy: string;
+  reason: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  durationMs: number;
+  spawnError?: string;
+}
+
+export type RunGated = (request: GatedCommandRequest) => Promise<GatedCommandResult>;

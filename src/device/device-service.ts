@@ -47,6 +47,7 @@ export class DeviceService {
   private readonly status: StatusWriter | null;
   private readonly tasks: TaskRegistry;
   private unsubscribe: (() => void) | null = null;
+  private readonly inFlight = new Map<Promise<unknown>, "sync" | "command" | "session">();
 
   constructor(private readonly options: DeviceServiceOptions) {
     const logger = options.logger;
@@ -101,6 +102,10 @@ export class DeviceService {
           tasks: this.tasks,
           taskEvents: this.connection.taskEvents,
           logger,
+          track: (kind, work) => {
+            this.inFlight.set(work, kind);
+            void work.finally(() => this.inFlight.delete(work));
+          },
         }),
     });
   }
@@ -123,8 +128,10 @@ export class DeviceService {
     await this.connection.start();
   }
 
+  /** Disconnects; waits for a capability sync in progress (so no store write is cut short). */
   async stop(): Promise<void> {
     await this.connection.stop();
+    await this.idle("sync");
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.status) {
@@ -157,6 +164,12 @@ export class DeviceService {
 
   onState(listener: (state: ConnectionState) => void): () => void {
     return this.connection.onState(listener);
+  }
+
+  /** Resolves once the handler work of that kind (all kinds by default) started so far has finished. */
+  async idle(kind?: "sync" | "command" | "session"): Promise<void> {
+    const pending = [...this.inFlight].filter(([, k]) => !kind || k === kind).map(([work]) => work);
+    await Promise.allSettled(pending);
   }
 
   /** Resolves once the status file holds the latest state (tests, shutdown). */

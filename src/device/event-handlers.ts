@@ -33,6 +33,8 @@ export interface HandlerDeps {
   tasks: TaskRegistry;
   taskEvents: TaskEventSink;
   logger: Logger;
+  /** Work running off the socket handler, so the service can wait for it (stop, tests). */
+  track?: (kind: "sync" | "command" | "session", work: Promise<unknown>) => void;
 }
 
 type Ack = (response: unknown) => void;
@@ -63,7 +65,7 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
 
   socket.on("device:sync_capabilities", (...args: unknown[]) => {
     const { payload, ack } = splitAck(args);
-    void (async () => {
+    const work = (async () => {
       let result: unknown;
       try {
         result = await deps.capabilities.applySync(payload);
@@ -74,11 +76,12 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
       ack?.(result);
       if (session.isLive()) await session.heartbeat(); // carries the new full report (§7.9 step 7)
     })();
+    deps.track?.("sync", work);
   });
 
   socket.on("device:execute_command", (...args: unknown[]) => {
     const { payload, ack } = splitAck(args);
-    void (async () => {
+    const work = (async () => {
       let result: CommandAck;
       try {
         result = await deps.commands.execute(payload);
@@ -88,6 +91,7 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
       }
       ack?.(capCommandAck(result));
     })();
+    deps.track?.("command", work);
   });
 
   socket.on("task:execute", (...args: unknown[]) => {
@@ -124,7 +128,7 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
       ack?.({ success: false, error: "task_id is required" });
       return;
     }
-    void (async () => {
+    const work = (async () => {
       try {
         await deps.tasks.closeSession(String(parsed.data.task_id).trim(), deps.taskEvents);
       } catch (error) {
@@ -133,6 +137,7 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
       if (session.isLive()) await session.heartbeat(); // a failure is only counted (§6.4)
       ack?.({ success: true });
     })();
+    deps.track?.("session", work);
   });
 
   socket.on("runtime:rpc", (...args: unknown[]) => {

@@ -1,0 +1,94 @@
+// The test backend's catalogue: what a user has installed on the backend side (skills, plugins, MCP
+// servers) and the files of each package. The `browser` skill's `skill_id` is 1336 so that both the
+// store layout of device-protocol.md §7.2 (`{skill_id}-{namespace}-{name}`) and the issue's curl flow
+// (installed id 1336 → `store/skills/1336-default-browser/`) hold.
+
+export interface CatalogueSkill {
+  installed_skill_id: number;
+  skill_id: number;
+  name: string;
+  namespace: string;
+  is_public: boolean;
+  files: Record<string, string>;
+}
+
+export interface CataloguePlugin {
+  installed_plugin_id: number;
+  name: string;
+  marketplace: string;
+  version: string;
+  enabled: boolean;
+  files: Record<string, string>;
+}
+
+export interface CatalogueMcp {
+  installed_mcp_id: number;
+  name: string;
+  server: Record<string, unknown>;
+}
+
+export interface Catalogue {
+  skills: CatalogueSkill[];
+  plugins: CataloguePlugin[];
+  mcps: CatalogueMcp[];
+}
+
+export function defaultCatalogue(): Catalogue {
+  return {
+    skills: [
+      {
+        installed_skill_id: 1336,
+        skill_id: 1336,
+        name: "browser",
+        namespace: "default",
+        is_public: false,
+        files: {
+          "browser/SKILL.md":
+            "---\nname: browser\ndescription: Drive a headless browser\n---\n\nOpen pages and read them.\n",
+          "browser/scripts/open.sh": '#!/bin/sh\necho open "$1"\n',
+        },
+      },
+      {
+        installed_skill_id: 1401,
+        skill_id: 42,
+        name: "image-gen",
+        namespace: "default",
+        is_public: true,
+        files: {
+          "SKILL.md": '---\nname: image-gen\ndescription: "Generate images"\n---\n\nMake pictures.\n',
+        },
+      },
+    ],
+    plugins: [
+      {
+        installed_plugin_id: 9,
+        name: "context7",
+        marketplace: "claude-plugins-official",
+        version: "1057d02c5307",
+        enabled: true,
+        files: {
+          "context7/.claude-plugin/plugin.json": `${JSON.stringify(
+            { name: "context7", version: "1057d02c5307", description: "Up-to-date library docs" },
+            null,
+            2,
+          )}\n`,
+          "context7/skills/docs-lookup/SKILL.md":
+            "---\nname: docs-lookup\ndescription: Look up library docs\n---\n\nAsk context7.\n",
+        },
+      },
+    ],
+    mcps: [
+      {
+        installed_mcp_id: 7,
+        name: "docs",
+        server: { type: "streamable-http", url: "https://mcp.example.com/docs" },
+      },
+    ],
+  };
+}
+
+export interface InstalledIds {
+  skills: number[];
+  plugins: number[];
+  mcps: number[];
+}
