@@ -1,0 +1,76 @@
+// The POSIX fixture of workdir.md §12: H a temp home, E = H/.wegent-executor, W = E/workspace,
+// LOCAL_WORKDIR_ALLOWED_ROOTS="~/Projects", the files, the links and the widget repository.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { createLogger, type Logger } from "../../../src/core/log.js";
+import { resolvePaths } from "../../../src/core/paths.js";
+import { WorkdirService } from "../../../src/core/workdir/index.js";
+import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+
+export const T0 = 1_767_225_600_000;
+
+export interface WorkdirFixture extends TempHome {
+  H: string;
+  E: string;
+  W: string;
+  /** The test clock (ms); advance it with `clock.t += …`. */
+  clock: { t: number };
+  logs: string[];
+  logger: Logger;
+  /** A started service over this home (env overrides merged into the fixture's env). */
+  service(options?: { env?: Record<string, string>; deviceId?: string }): Promise<WorkdirService>;
+}
+
+export async function writeWidgetRepo(dir: string, originUrl: string, head = "main"): Promise<void> {
+  await fs.mkdir(path.join(dir, ".git"), { recursive: true });
+  await fs.writeFile(
+    path.join(dir, ".git", "config"),
+    `[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = ${originUrl}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
+  );
+  await fs.writeFile(path.join(dir, ".git", "HEAD"), `ref: refs/heads/${head}\n`);
+}
+
+export async function makeWorkdirFixture(extraEnv: Record<string, string> = {}): Promise<WorkdirFixture> {
+  const temp = await makeTempHome("gatehouse-workdir-", {
+    LOCAL_WORKDIR_ALLOWED_ROOTS: "~/Projects",
+    ...extraEnv,
+  });
+  const H = temp.home;
+  const p = (...parts: string[]) => path.join(H, ...parts);
+  await fs.mkdir(p("Projects", "foo"), { recursive: true });
+  await fs.mkdir(p("Projects", "bar"), { recursive: true });
+  await fs.writeFile(p("Projects", "notes.txt"), "notes\n");
+  await fs.mkdir(p("Outside"), { recursive: true });
+  await fs.mkdir(p(".ssh"), { recursive: true, mode: 0o700 });
+  await fs.symlink(p("Projects", "foo"), p("Projects", "link-in"));
+  await fs.symlink(p("Outside"), p("Projects", "link-out"));
+  await fs.symlink(p(".ssh"), p("Projects", "link-ssh"));
+  await fs.mkdir(p("Projects-evil", "x"), { recursive: true });
+  await fs.mkdir(p("Work", "app"), { recursive: true });
+  await writeWidgetRepo(p("Projects", "widget"), "git@github.com:acme/widget.git");
+  const E = path.join(H, ".wegent-executor");
+  const clock = { t: T0 };
+  const logs: string[] = [];
+  const logger = createLogger({ level: "debug", sink: (line) => logs.push(line) });
+  return {
+    ...temp,
+    H,
+    E,
+    W: path.join(E, "workspace"),
+    clock,
+    logs,
+    logger,
+    async service(options = {}) {
+      const env = { ...temp.env, ...options.env };
+      const service = new WorkdirService({
+        paths: resolvePaths(env),
+        env,
+        logger,
+        now: () => clock.t,
+        deviceId: options.deviceId ?? "dev-1",
+      });
+      await service.init();
+      return service;
+    },
+  };
+}
