@@ -89,7 +89,9 @@ function backendOrigin(backendUrl: string | null): URL | null {
 function describeFetchError(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError" || err?.name === "AbortError") {
-    return `timed out after ${Math.round(timeoutMs / 1000)} s`;
+    return timeoutMs >= 1000 && timeoutMs % 1000 === 0
+      ? `timed out after ${timeoutMs / 1000} s`
+      : `timed out after ${timeoutMs} ms`;
   }
   const cause = err?.cause;
   if (cause?.code) return cause.message ? `${cause.code} (${cause.message})` : cause.code;

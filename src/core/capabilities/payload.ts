@@ -86,7 +86,8 @@ export function isSafeSegment(value: string): boolean {
   if (value === "." || value === "..") return false;
   // separators, NUL and control characters (C0, DEL, C1), and the characters Windows forbids
   if (/[/\\<>:"|?*]/u.test(value)) return false;
-  if ([...value].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || (ch >= "\u007f" && ch <= "\u009f"))) return false;
+  if ([...value].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || (ch >= "\u007f" && ch <= "\u009f")))
+    return false;
   if (/^\s|\s$/u.test(value)) return false;
   return !value.endsWith(".");
 }
