@@ -2,6 +2,7 @@
 // fields here: that is fields.ts. Errors are the exact texts of §4.
 import { LineCounter, parseDocument, isScalar, type Document } from "yaml";
 import { parse as parseToml, TomlError } from "smol-toml";
+import { parseSimpleFrontmatter } from "./simple-yaml.js";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -40,6 +41,14 @@ export function parseSkillMarkdown(raw: string): Parsed<SkillMarkdown> {
   if (close < 0) return { ok: false, error: "unterminated frontmatter" };
   const yamlText = lines.slice(1, close).join("\n");
   const body = lines.slice(close + 1).join("\n");
+  const simple = parseSimpleFrontmatter(yamlText);
+  if (simple) {
+    for (const key of NUMBER_SOURCE_FIELDS) {
+      const source = simple.plainText[key];
+      if (typeof simple.values[key] === "number" && source !== undefined) simple.values[key] = source;
+    }
+    return { ok: true, value: { frontmatter: simple.values, body } };
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(yamlText, {
     schema: "core",
