@@ -1,3 +1,5 @@
+import { skillMd, type ZipFileSpec } from "../support/archives.js";
+
 // The test backend's catalogue: what a user has installed on the backend side (skills, plugins, MCP
 // servers) and the files of each package. The `browser` skill's `skill_id` is 1336 so that both the
 // store layout of device-protocol.md §7.2 (`{skill_id}-{namespace}-{name}`) and the issue's curl flow
@@ -9,7 +11,7 @@ export interface CatalogueSkill {
   name: string;
   namespace: string;
   is_public: boolean;
-  files: Record<string, string>;
+  files: ZipFileSpec[];
 }
 
 export interface CataloguePlugin {
@@ -18,7 +20,7 @@ export interface CataloguePlugin {
   marketplace: string;
   version: string;
   enabled: boolean;
-  files: Record<string, string>;
+  files: ZipFileSpec[];
 }
 
 export interface CatalogueMcp {
@@ -42,11 +44,10 @@ export function defaultCatalogue(): Catalogue {
         name: "browser",
         namespace: "default",
         is_public: false,
-        files: {
-          "browser/SKILL.md":
-            "---\nname: browser\ndescription: Drive a headless browser\n---\n\nOpen pages and read them.\n",
-          "browser/scripts/open.sh": '#!/bin/sh\necho open "$1"\n',
-        },
+        files: [
+          { name: "browser/SKILL.md", data: skillMd("browser", "Drive a headless browser") },
+          { name: "browser/scripts/open.sh", data: '#!/bin/sh\necho open "$1"\n', mode: 0o755 },
+        ],
       },
       {
         installed_skill_id: 1401,
@@ -54,9 +55,7 @@ export function defaultCatalogue(): Catalogue {
         name: "image-gen",
         namespace: "default",
         is_public: true,
-        files: {
-          "SKILL.md": '---\nname: image-gen\ndescription: "Generate images"\n---\n\nMake pictures.\n',
-        },
+        files: [{ name: "SKILL.md", data: skillMd("image-gen", "Generate images") }],
       },
     ],
     plugins: [
@@ -66,15 +65,20 @@ export function defaultCatalogue(): Catalogue {
         marketplace: "claude-plugins-official",
         version: "1057d02c5307",
         enabled: true,
-        files: {
-          "context7/.claude-plugin/plugin.json": `${JSON.stringify(
-            { name: "context7", version: "1057d02c5307", description: "Up-to-date library docs" },
-            null,
-            2,
-          )}\n`,
-          "context7/skills/docs-lookup/SKILL.md":
-            "---\nname: docs-lookup\ndescription: Look up library docs\n---\n\nAsk context7.\n",
-        },
+        files: [
+          {
+            name: "context7/.claude-plugin/plugin.json",
+            data: JSON.stringify({
+              name: "context7",
+              version: "1057d02c5307",
+              description: "Up-to-date library docs",
+            }),
+          },
+          {
+            name: "context7/skills/docs-lookup/SKILL.md",
+            data: skillMd("docs-lookup", "Look up library docs"),
+          },
+        ],
       },
     ],
     mcps: [

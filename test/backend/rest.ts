@@ -2,8 +2,9 @@
 //   POST /api/local-executor/devices/{device_id}/capabilities/sync
 //   GET  /api/v1/kinds/skills/{skill_id}/download?namespace=…   (package download, bearer auth)
 //   GET  /api/plugins/installed/{installed_plugin_id}/download  (package download, bearer auth)
+// Package downloads are passed through to test/support/package-server.ts, which checks the token.
 //   GET  /api/health
-import type http from "node:http";
+import http from "node:http";
 import type { TestBackend } from "./server.js";
 
 export const LEGACY_MCP_IDS_DETAIL =
@@ -54,17 +55,11 @@ export async function handleRestRequest(
 
   if (method === "GET" && url.pathname === "/api/health") return send(res, 200, { status: "ok" });
 
-  const skillDownload = /^\/api\/v1\/kinds\/skills\/(\d+)\/download$/.exec(url.pathname);
-  const pluginDownload = /^\/api\/plugins\/installed\/(\d+)\/download$/.exec(url.pathname);
-  if (method === "GET" && (skillDownload || pluginDownload)) {
-    if (!authorised(backend, req)) return send(res, 401, { detail: "Not authenticated" });
-    const pkg = skillDownload
-      ? backend.skillPackages.get(Number(skillDownload[1]))
-      : backend.pluginPackages.get(Number(pluginDownload?.[1]));
-    if (!pkg) return send(res, 404, { detail: "Package not found" });
-    res.writeHead(200, { "content-type": "application/zip", "content-length": pkg.bytes.length });
-    res.end(pkg.bytes);
-    return;
+  if (
+    method === "GET" &&
+    (url.pathname.startsWith("/api/v1/kinds/skills/") || url.pathname.startsWith("/api/plugins/"))
+  ) {
+    return proxyPackage(backend, req, res);
   }
 
   const sync = /^\/api\/local-executor\/devices\/([^/]+)\/capabilities\/sync$/.exec(url.pathname);
@@ -159,4 +154,37 @@ async function capabilitySync(
   } catch (error) {
     send(res, 504, { detail: `Device did not answer the capability sync: ${(error as Error).message}` });
   }
+}
+
+/** Passes a package download through to the package server's backend origin, headers included. */
+function proxyPackage(
+  backend: TestBackend,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
+  const packages = backend.packages;
+  if (!packages) {
+    send(res, 503, { detail: "Package storage is not running" });
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => {
+    const upstream = http.request(
+      `${packages.backendUrl}${req.url ?? "/"}`,
+      {
+        method: "GET",
+        headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on("end", resolve);
+        answer.on("error", () => resolve());
+      },
+    );
+    upstream.on("error", (error) => {
+      if (!res.headersSent) send(res, 502, { detail: `Package storage failed: ${error.message}` });
+      resolve();
+    });
+    upstream.end();
+  });
 }

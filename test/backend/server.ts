@@ -6,10 +6,10 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server, type Namespace, type Socket } from "socket.io";
+import { makeZip } from "../support/archives.js";
+import { startPackageServer, type PackageServer } from "../support/package-server.js";
 import { defaultCatalogue, type Catalogue, type InstalledIds } from "./catalogue.js";
 import { handleRestRequest } from "./rest.js";
-
-export type ZipBuilder = (files: Record<string, string>) => Promise<Buffer>;
 
 export interface CapturedEvent {
   event: string;
@@ -53,10 +53,11 @@ export interface TestBackendOptions {
   catalogue?: Catalogue;
   /** What the user has installed on the backend: sent by the replace sync after each registration. */
   installed?: InstalledIds;
-  /** Builds the package archives (zip). */
-  zip: ZipBuilder;
-  /** Origin serving packages as absolute, presigned-style URLs (no auth); default: relative paths here. */
-  presignedOrigin?: string;
+  /**
+   * Hand out packages as absolute URLs on a second, presigned-style origin (no auth, like object
+   * storage) instead of backend-relative paths.
+   */
+  presigned?: boolean;
   log?: (line: string) => void;
 }
 
@@ -82,12 +83,14 @@ export class TestBackend {
   connectionAttempts = 0;
   readonly skillPackages = new Map<number, PackageFile>();
   readonly pluginPackages = new Map<number, PackageFile>();
+  /** Serves the package bytes (test/support/package-server.ts); this origin proxies its routes. */
+  packages: PackageServer | null = null;
   private readonly devices = new Map<string, DeviceRecord>();
   private http: http.Server | null = null;
   private io: Server | null = null;
   private readonly log: (line: string) => void;
 
-  constructor(private readonly options: TestBackendOptions) {
+  constructor(private readonly options: TestBackendOptions = {}) {
     this.token = options.token ?? "test-token";
     this.host = options.host ?? "127.0.0.1";
     this.port = options.port ?? 0;
@@ -104,18 +107,37 @@ export class TestBackend {
     return this.http !== null;
   }
 
-  async buildPackages(): Promise<void> {
+  static skillDownloadPath(skillId: number, namespace: string): string {
+    return `/api/v1/kinds/skills/${skillId}/download?${new URLSearchParams({ namespace })}`;
+  }
+
+  static pluginDownloadPath(installedPluginId: number): string {
+    return `/api/plugins/installed/${installedPluginId}/download`;
+  }
+
+  /** Zips every catalogue package and serves it on both package origins. */
+  private async startPackages(): Promise<PackageServer> {
+    const packages = await startPackageServer({ token: this.token });
+    const serve = (downloadPath: string, bytes: Buffer) => {
+      packages.serve(downloadPath, bytes, { origin: "backend" });
+      packages.serve(downloadPath, bytes, { origin: "presigned" });
+    };
     for (const skill of this.catalogue.skills) {
-      this.skillPackages.set(skill.skill_id, packageFile(await this.options.zip(skill.files)));
+      const file = packageFile(await makeZip(skill.files));
+      this.skillPackages.set(skill.skill_id, file);
+      serve(TestBackend.skillDownloadPath(skill.skill_id, skill.namespace), file.bytes);
     }
     for (const plugin of this.catalogue.plugins) {
-      this.pluginPackages.set(plugin.installed_plugin_id, packageFile(await this.options.zip(plugin.files)));
+      const file = packageFile(await makeZip(plugin.files));
+      this.pluginPackages.set(plugin.installed_plugin_id, file);
+      serve(TestBackend.pluginDownloadPath(plugin.installed_plugin_id), file.bytes);
     }
+    return packages;
   }
 
   async start(): Promise<void> {
     if (this.http) return;
-    if (this.skillPackages.size === 0 && this.pluginPackages.size === 0) await this.buildPackages();
+    this.packages ??= await this.startPackages();
     const server = http.createServer((req, res) => {
       handleRestRequest(this, req, res).catch((error: unknown) => {
         this.log(`REST handler failed: ${(error as Error).message}`);
@@ -159,6 +181,13 @@ export class TestBackend {
   async restart(): Promise<void> {
     await this.stop();
     await this.start();
+  }
+
+  /** Stops for good, package origins included. */
+  async close(): Promise<void> {
+    await this.stop();
+    await this.packages?.close();
+    this.packages = null;
   }
 
   // ---- what the backend saw ------------------------------------------------------------------
@@ -213,12 +242,12 @@ export class TestBackend {
 
   /** The `device:sync_capabilities` payload for installed ids (unknown ids are left out). */
   syncPayload(deviceId: string, ids: InstalledIds, mode: string): Record<string, unknown> {
-    const prefix = this.options.presignedOrigin;
+    const prefix = this.options.presigned ? this.packages?.presignedOrigin : undefined;
     const skills = this.catalogue.skills
       .filter((s) => ids.skills.includes(s.installed_skill_id))
       .map((s) => {
         const pkg = this.skillPackages.get(s.skill_id);
-        const downloadPath = `/api/v1/kinds/skills/${s.skill_id}/download?${new URLSearchParams({ namespace: s.namespace })}`;
+        const downloadPath = TestBackend.skillDownloadPath(s.skill_id, s.namespace);
         return {
           installed_skill_id: s.installed_skill_id,
           skill_id: s.skill_id,
@@ -233,7 +262,7 @@ export class TestBackend {
       .filter((p) => ids.plugins.includes(p.installed_plugin_id))
       .map((p) => {
         const pkg = this.pluginPackages.get(p.installed_plugin_id);
-        const downloadPath = `/api/plugins/installed/${p.installed_plugin_id}/download`;
+        const downloadPath = TestBackend.pluginDownloadPath(p.installed_plugin_id);
         return {
           installed_plugin_id: p.installed_plugin_id,
           name: p.name,
@@ -374,7 +403,7 @@ function packageFile(bytes: Buffer): PackageFile {
   return { bytes, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
-export async function startTestBackend(options: TestBackendOptions): Promise<TestBackend> {
+export async function startTestBackend(options: TestBackendOptions = {}): Promise<TestBackend> {
   const backend = new TestBackend(options);
   await backend.start();
   return backend;

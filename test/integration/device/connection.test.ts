@@ -4,7 +4,6 @@ import { io as ioClient } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { readStatusFile } from "../../../src/device/status-file.js";
 import { startTestBackend } from "../../backend/server.js";
-import { zipFiles } from "../../backend/zip.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHarness, type Harness } from "./harness.js";
 
@@ -106,7 +105,7 @@ describe("connect, register, heartbeat", () => {
   });
 
   it("the backend stores a heartbeat's report only when `full` is true", async () => {
-    const backend = await startTestBackend({ zip: zipFiles });
+    const backend = await startTestBackend();
     backend.behaviour.syncOnRegister = false;
     const socket = ioClient(`${backend.url}/local-executor`, {
       transports: ["websocket"],
@@ -140,7 +139,7 @@ describe("connect, register, heartbeat", () => {
       ).toEqual({ error: "Invalid payload: running_task_ids must be a list of integers" });
     } finally {
       socket.disconnect();
-      await backend.stop();
+      await backend.close();
     }
   });
 });
@@ -194,6 +193,7 @@ describe("reconnect loop", () => {
     await h.backend.start();
     expect(h.backend.port).toBe(port);
     await h.waitForState("registered");
+    await waitFor(() => h!.device.state().lastHeartbeatAt, { what: "the first heartbeat's ack" });
     const before = waits().length;
     await h.backend.stop();
     await waitFor(() => waits().length >= before + 2, { what: "two more waits" });
@@ -292,6 +292,7 @@ describe("reconnect loop", () => {
     h = await startHarness();
     await h.device.start();
     await h.waitForState("registered");
+    await waitFor(() => h!.device.state().lastHeartbeatAt, { what: "the first heartbeat's ack" });
     const firstSocket = registrations(h)[0]!.socketId;
 
     let failuresLeft = 1;

@@ -17,7 +17,6 @@ import { gateAndRun } from "../../../src/executor/gate.js";
 import { keytarKeychain } from "../../../src/secrets/keychain.js";
 import { createSecretStore, type SecretStore } from "../../../src/secrets/secret-store.js";
 import { startTestBackend, type TestBackend } from "../../backend/server.js";
-import { zipFiles } from "../../backend/zip.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -81,7 +80,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     options.backend ??
     (await startTestBackend({
       token,
-      zip: zipFiles,
       ...(options.installed ? { installed: options.installed } : {}),
     }));
   const deviceId = "device-0123456789abcdef01234567";
@@ -163,7 +161,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await device.stop();
       await device.idle();
-      if (!options.backend) await backend.stop();
+      if (!options.backend) await backend.close();
       await t.cleanup();
     },
   };
