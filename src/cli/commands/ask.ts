@@ -1,7 +1,90 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse ask`: asks the running Gatehouse (over the approval socket) whether a command may run.
+// Exit 0 allowed, 1 denied or timed out, 2 when no Gatehouse answers (the caller applies its own
+// fallback) or the request was refused.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { requestOnce } from "../../approval-server/client.js";
+import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
+import { expandHome } from "../../core/paths.js";
+import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "ask",
-  "Ask the running Gatehouse to approve a command",
-  "gatehouse ask [--agent ID] [--cwd DIR] [--timeout S] [--json] -- COMMAND…",
-);
+const USAGE = "gatehouse ask [--agent ID] [--cwd DIR] [--timeout S] [--shell] [--json] -- COMMAND…";
+/** The server answers by the prompt's deadline; the client waits a little longer. */
+const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
+const REPLY_SLACK_MS = 10_000;
+
+export const EXIT_ALLOWED = 0;
+export const EXIT_REFUSED = 1;
+export const EXIT_UNAVAILABLE = 2;
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        agent: { type: "string" },
+        cwd: { type: "string" },
+        timeout: { type: "string" },
+        shell: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length === 0) throw new UsageError("give the command to ask about after --");
+  if (values.agent !== undefined && values.agent.trim() === "")
+    throw new UsageError("--agent must not be empty");
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > MAX_PROMPT_TIMEOUT_MS) {
+      throw new UsageError(`--timeout must be a number of seconds up to ${MAX_PROMPT_TIMEOUT_MS / 1000}`);
+    }
+    timeoutMs = Math.max(1, Math.round(seconds * 1000));
+  }
+  const cwd = path.resolve(expandHome(values.cwd ?? process.cwd(), ctx.paths.home));
+  const body = {
+    ...(values.shell ? { command: positionals.join(" ") } : { argv: positionals }),
+    cwd,
+    agentId: values.agent ?? "local",
+    sessionKey: "local",
+    source: "cli",
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+
+  const result = await requestOnce(ctx.paths, "approval.request", body, {
+    timeoutMs: (timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS) + REPLY_SLACK_MS,
+  });
+  if (result.status !== "ok") {
+    const reason = result.status === "unavailable" ? result.reason : `${result.code}: ${result.message}`;
+    if (values.json)
+      printJson(
+        ctx,
+        result.status === "unavailable"
+          ? result
+          : { status: "error", code: result.code, message: result.message },
+      );
+    ctx.stderr.write(`gatehouse ask: no decision (${reason})\n`);
+    return EXIT_UNAVAILABLE;
+  }
+  const { re: _re, ...decision } = result.body as typeof result.body & { re?: string };
+  const allowed = decision.decision === "allow-once" || decision.decision === "allow-always";
+  if (values.json) printJson(ctx, decision);
+  else {
+    const verdict = allowed ? "allowed" : decision.decision === "deny" ? "denied" : decision.decision;
+    printLine(ctx, `${verdict} (${decision.decidedBy})${decision.reason ? `: ${decision.reason}` : ""}`);
+  }
+  return allowed ? EXIT_ALLOWED : EXIT_REFUSED;
+}
+
+export const command: CommandSpec = {
+  name: "ask",
+  summary: "Ask the running Gatehouse to approve a command",
+  usage: USAGE,
+  run,
+};

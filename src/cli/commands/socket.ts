@@ -1,7 +1,39 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse socket rotate-token`: a new approval socket token. A running server reads it for the
+// next frame, so clients holding the old token are refused from then on.
+import { parseArgs } from "node:util";
+import { ApprovalsStore } from "../../core/approvals/index.js";
+import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "socket",
-  "Manage the approval socket",
-  "gatehouse socket rotate-token [--json]",
-);
+const USAGE = "gatehouse socket rotate-token [--json]";
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { json: { type: "boolean", default: false } },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const [action, ...rest] = parsed.positionals;
+  if (action !== "rotate-token" || rest.length > 0) throw new UsageError("the only action is rotate-token");
+  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  await store.rotateToken(); // an invalid file throws InvalidFileError and is left as it is
+  if (parsed.values.json) printJson(ctx, { rotated: true, path: ctx.paths.approvals });
+  else
+    printLine(
+      ctx,
+      `Rotated the approval socket token in ${ctx.paths.approvals}; the old token is refused from now on.`,
+    );
+  return 0;
+}
+
+export const command: CommandSpec = {
+  name: "socket",
+  summary: "Manage the approval socket",
+  usage: USAGE,
+  run,
+};

@@ -1,0 +1,162 @@
+// What each request type does (approval-protocol.md "Requests and replies"). The policy and the
+// spawning stay in the gate (executor/gate.ts) and the policy engine: services.ts passes them in as
+// `ApprovalGate`, so this folder never decides or spawns anything itself.
+import path from "node:path";
+import { expandHome } from "../core/paths.js";
+import type { CommandInput, Explanation, PromptFn } from "../core/policy/types.js";
+import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
+import { APP_VERSION } from "../version.js";
+import type { PromptBroker } from "./broker.js";
+import type { ApprovalRequestBody, ExecRunBody, ExplainBody } from "./protocol.js";
+import type { HandlerReply, RequestContext, RequestHandlers } from "./server.js";
+
+/** The gate as the socket uses it: `prompt` is the broker's, bound to the requesting connection. */
+export interface ApprovalGate {
+  explain(command: CommandInput, context: { agentId: string; cwd: string }): Promise<Explanation>;
+  decide(request: GateRequest, prompt: PromptFn): Promise<GateDecision>;
+  run(request: GateRunRequest, prompt: PromptFn): Promise<GateRunResult>;
+}
+
+export type CwdResolution = { ok: true; cwd: string } | { ok: false; message: string };
+
+/**
+ * Where an `exec.run` runs. The workdir resolver (workdir.md) plugs in here; until then the default
+ * takes the requested folder, else the managed workspace root.
+ */
+export type CwdResolver = (sessionKey: string, requestedCwd: string | undefined) => Promise<CwdResolution>;
+
+export interface HandlerDeps {
+  gate: ApprovalGate;
+  broker: PromptBroker;
+  home: string;
+  /** The folder `approval.request` and `policy.explain` assume when the request names none. */
+  defaultCwd: string;
+  cwdResolver: CwdResolver;
+}
+
+const DEFAULT_AGENT = "local";
+const DEFAULT_SESSION = "local";
+
+function commandOf(body: { argv?: string[]; command?: string; shell?: CommandInput["shell"] }): CommandInput {
+  const input: CommandInput = body.argv ? { argv: body.argv } : { command: body.command ?? "" };
+  if (body.shell) input.shell = body.shell;
+  return input;
+}
+
+/** An absolute folder from the request (`~` expanded), or a refusal in plain words. */
+function requestedCwd(cwd: string | undefined, home: string): CwdResolution | null {
+  if (cwd === undefined) return null;
+  const expanded = expandHome(cwd, home);
+  if (!path.isAbsolute(expanded)) return { ok: false, message: `cwd must be an absolute path, got "${cwd}"` };
+  return { ok: true, cwd: path.normalize(expanded) };
+}
+
+/** The default cwd resolver: the requested folder as is, else the managed workspace root. */
+export function defaultCwdResolver(workspaceRoot: string, home: string): CwdResolver {
+  return async (_sessionKey, cwd) => requestedCwd(cwd, home) ?? { ok: true, cwd: workspaceRoot };
+}
+
+/**
+ * The broker's PromptFn for one request: refuses a new prompt when the queue is full (the request is
+ * then answered `busy`) and is withdrawn when the requester disconnects.
+ */
+function promptFor(broker: PromptBroker, onBusy: () => void): PromptFn {
+  return (prompt, signal) => {
+    if (!broker.canAccept(prompt)) {
+      onBusy();
+      return Promise.resolve({ decision: "cancelled" });
+    }
+    return broker.request(prompt, signal);
+  };
+}
+
+const BUSY: HandlerReply = {
+  error: "busy",
+  message: "too many approvals are waiting for a person; try again later",
+};
+
+export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
+  const cwdOrDefault = (cwd: string | undefined): CwdResolution =>
+    requestedCwd(cwd, deps.home) ?? { ok: true, cwd: deps.defaultCwd };
+
+  return {
+    ping: () => ({ type: "pong", body: { version: APP_VERSION, ui: deps.broker.hasPresenter() } }),
+
+    "policy.explain": async (body: ExplainBody) => {
+      const cwd = cwdOrDefault(body.cwd);
+      if (!cwd.ok) return { error: "bad_request", message: cwd.message };
+      const explanation = await deps.gate.explain(commandOf(body), {
+        agentId: body.agentId ?? DEFAULT_AGENT,
+        cwd: cwd.cwd,
+      });
+      return { type: "explanation", body: { ...explanation } };
+    },
+
+    "approval.request": async (body: ApprovalRequestBody, ctx: RequestContext) => {
+      const cwd = cwdOrDefault(body.cwd);
+      if (!cwd.ok) return { error: "bad_request", message: cwd.message };
+      let busy = false;
+      const decided = await deps.gate.decide(
+        {
+          command: commandOf(body),
+          agentId: body.agentId ?? DEFAULT_AGENT,
+          sessionKey: body.sessionKey ?? DEFAULT_SESSION,
+          source: body.source ?? "socket",
+          ...(body.reason !== undefined ? { reason: body.reason } : {}),
+          cwd: cwd.cwd,
+          ...(body.timeoutMs !== undefined ? { promptTimeoutMs: body.timeoutMs } : {}),
+          signal: ctx.signal,
+        },
+        promptFor(deps.broker, () => (busy = true)),
+      );
+      if (busy) return BUSY;
+      return {
+        type: "decision",
+        body: {
+          decision: decided.decision,
+          decidedBy: decided.decidedBy,
+          reason: decided.reason,
+          ...(decided.savedEntries ? { savedEntries: decided.savedEntries } : {}),
+        },
+      };
+    },
+
+    "exec.run": async (body: ExecRunBody, ctx: RequestContext) => {
+      const sessionKey = body.sessionKey ?? DEFAULT_SESSION;
+      const cwd = await deps.cwdResolver(sessionKey, body.cwd);
+      if (!cwd.ok) return { error: "bad_request", message: cwd.message };
+      let busy = false;
+      const result = await deps.gate.run(
+        {
+          command: commandOf(body),
+          agentId: body.agentId ?? DEFAULT_AGENT,
+          sessionKey,
+          source: "socket",
+          cwd: cwd.cwd,
+          ...(body.env ? { env: body.env } : {}),
+          ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
+          ...(body.maxOutputBytes !== undefined ? { maxOutputBytes: body.maxOutputBytes } : {}),
+          signal: ctx.signal,
+        },
+        promptFor(deps.broker, () => (busy = true)),
+      );
+      if (busy) return BUSY;
+      return {
+        type: "exec.result",
+        body: {
+          decision: result.decision,
+          decidedBy: result.decidedBy,
+          reason: result.reason,
+          exitCode: result.exitCode,
+          signal: result.signal,
+          timedOut: result.timedOut,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          truncated: result.truncated,
+          durationMs: result.durationMs,
+          ...(result.warnings.length ? { warnings: result.warnings } : {}),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// A prompt in plain words for a terminal (`gatehouse serve --prompt tty`): what will run, where, for
+// whom, why a person is asked, and what happens when nobody answers.
+import type { CommandInput, PromptRequest } from "../core/policy/types.js";
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+function quoteWord(word: string): string {
+  if (word === "") return "''";
+  return SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export function commandText(command: CommandInput): string {
+  return command.argv ? command.argv.map(quoteWord).join(" ") : (command.command ?? "");
+}
+
+/** Whether *allow always* is offered (hidden under ask=always, exec-policy.md "Deciding"). */
+export function offersAllowAlways(prompt: PromptRequest): boolean {
+  const e = prompt.explanation as { ask: string; allowAlwaysAvailable?: boolean };
+  return e.ask !== "always" && e.allowAlwaysAvailable !== false;
+}
+
+export function renderPromptText(
+  prompt: PromptRequest,
+  now: number,
+  position?: { index: number; of: number },
+): string {
+  const e = prompt.explanation;
+  const seconds = Math.max(0, Math.round((prompt.expiresAt - now) / 1000));
+  const counter = position && position.of > 1 ? ` (${position.index} of ${position.of})` : "";
+  const lines = [
+    `Gatehouse: approval needed${counter}`,
+    `  command  ${commandText(prompt.command)}`,
+    `  cwd      ${prompt.cwd}`,
+    `  agent    ${prompt.agentId}   session ${prompt.sessionKey}   from ${prompt.source}`,
+  ];
+  if (prompt.reason) lines.push(`  reason   ${prompt.reason}`);
+  lines.push(`  why      ${e.reason}`);
+  for (const segment of e.segments ?? []) {
+    if (segment.wrapper) continue;
+    const exe = segment.resolvedPath ?? `${segment.executable} (${segment.resolveError ?? "not resolved"})`;
+    const rule = segment.matchedEntryId
+      ? `allowed by entry ${segment.matchedEntryId}`
+      : `not covered${segment.missReason ? `: ${segment.missReason}` : ""}`;
+    lines.push(`    - ${segment.argv.map(quoteWord).join(" ")}  →  ${exe}, ${rule}`);
+  }
+  for (const flag of e.flagDetails ?? []) lines.push(`    ! ${flag.detail}`);
+  if (offersAllowAlways(prompt) && (e.proposedEntries ?? []).length > 0) {
+    lines.push(
+      `  allow always would save: ${e.proposedEntries.map((p) => p.pattern + (p.argPattern ? ` ${p.argPattern}` : "")).join(", ")}`,
+    );
+  }
+  lines.push(`  in ${seconds} s without an answer, askFallback=${e.askFallback} decides`);
+  return lines.join("\n");
+}
+
+export function choicesText(prompt: PromptRequest): string {
+  return offersAllowAlways(prompt)
+    ? "[o] allow once  [a] allow always  [d] deny > "
+    : "[o] allow once  [d] deny > ";
+}

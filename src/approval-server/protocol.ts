@@ -1,0 +1,179 @@
+// The approval socket's wire format (approval-protocol.md): one schema per frame and per request
+// body, used by the server and the client alike.
+import { z } from "zod";
+import type { Explanation } from "../core/policy/types.js";
+
+export const PROTOCOL_VERSION = 1;
+
+export const ERROR_CODES = [
+  "bad_mac",
+  "expired",
+  "replay",
+  "too_large",
+  "bad_request",
+  "rate_limited",
+  "busy",
+  "unsupported",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+/** Refusals that are answered unsigned and end the connection. */
+export const AUTH_ERRORS: ReadonlySet<ErrorCode> = new Set(["bad_mac", "expired", "replay"]);
+
+export const REQUEST_TYPES = ["ping", "policy.explain", "approval.request", "exec.run"] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+
+const Hex = (min: number, max: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${min},${max}}$`));
+
+/** A signed request as it travels on the socket. `body` is a JSON text, signed as is. */
+export const RequestFrameSchema = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  type: z.string().min(1).max(64),
+  id: z.string().min(1).max(128),
+  nonce: Hex(16, 64),
+  ts: z.number().int().nonnegative(),
+  body: z.string(),
+  mac: Hex(64, 64),
+});
+export type RequestFrame = z.infer<typeof RequestFrameSchema>;
+
+/** A signed reply: the same envelope; its body carries `re` = the request's nonce. */
+export const SignedReplyFrameSchema = RequestFrameSchema;
+export type SignedReplyFrame = RequestFrame;
+
+/** An unsigned error (only for refusals before or during authentication). */
+export const UnsignedErrorFrameSchema = z.object({
+  type: z.literal("error"),
+  id: z.string().nullable(),
+  body: z.string(),
+});
+export type UnsignedErrorFrame = z.infer<typeof UnsignedErrorFrameSchema>;
+
+export const ErrorBodySchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+// ---- request bodies -------------------------------------------------------------------------
+
+const ShellSchema = z.enum(["posix", "cmd", "powershell"]);
+const Argv = z.array(z.string().max(65_536)).min(1).max(4_096);
+const CommandText = z.string().min(1).max(200_000);
+
+const commandFields = {
+  argv: Argv.optional(),
+  command: CommandText.optional(),
+  shell: ShellSchema.optional(),
+  cwd: z.string().min(1).max(4_096).optional(),
+  agentId: z.string().min(1).max(200).optional(),
+};
+
+function exactlyOneCommand(body: { argv?: unknown; command?: unknown }, ctx: z.RefinementCtx): void {
+  if ((body.argv === undefined) === (body.command === undefined)) {
+    ctx.addIssue({ code: "custom", message: "exactly one of argv and command must be given" });
+  }
+}
+
+export const PingBodySchema = z.looseObject({});
+
+export const ExplainBodySchema = z.object(commandFields).superRefine(exactlyOneCommand);
+export type ExplainBody = z.infer<typeof ExplainBodySchema>;
+
+/** Prompt timeout bounds (exec-policy.md "Deciding": default 120 s, at most 30 min). */
+export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
+
+export const ApprovalRequestBodySchema = z
+  .object({
+    ...commandFields,
+    sessionKey: z.string().min(1).max(300).optional(),
+    source: z.string().min(1).max(100).optional(),
+    reason: z.string().max(2_000).optional(),
+    timeoutMs: z.number().int().positive().max(MAX_PROMPT_TIMEOUT_MS).optional(),
+  })
+  .superRefine(exactlyOneCommand);
+export type ApprovalRequestBody = z.infer<typeof ApprovalRequestBodySchema>;
+
+export const ExecRunBodySchema = z
+  .object({
+    ...commandFields,
+    env: z.record(z.string(), z.string()).optional(),
+    sessionKey: z.string().min(1).max(300).optional(),
+    timeoutMs: z.number().int().positive().max(600_000).optional(),
+    maxOutputBytes: z
+      .number()
+      .int()
+      .positive()
+      .max(5 * 1024 * 1024)
+      .optional(),
+  })
+  .superRefine(exactlyOneCommand);
+export type ExecRunBody = z.infer<typeof ExecRunBodySchema>;
+
+export const REQUEST_BODY_SCHEMAS = {
+  ping: PingBodySchema,
+  "policy.explain": ExplainBodySchema,
+  "approval.request": ApprovalRequestBodySchema,
+  "exec.run": ExecRunBodySchema,
+} as const satisfies Record<RequestType, z.ZodType>;
+
+export interface RequestBodies {
+  ping: Record<string, never>;
+  "policy.explain": ExplainBody;
+  "approval.request": ApprovalRequestBody;
+  "exec.run": ExecRunBody;
+}
+
+// ---- reply bodies (what the client checks) ---------------------------------------------------
+
+export const REPLY_TYPES = {
+  ping: "pong",
+  "policy.explain": "explanation",
+  "approval.request": "decision",
+  "exec.run": "exec.result",
+} as const satisfies Record<RequestType, string>;
+
+export const PromptDecisionSchema = z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]);
+
+export const PongBodySchema = z.looseObject({ version: z.string(), ui: z.boolean() });
+export type PongBody = z.infer<typeof PongBodySchema>;
+
+export const DecisionBodySchema = z.looseObject({
+  decision: PromptDecisionSchema,
+  decidedBy: z.string(),
+  reason: z.string().optional(),
+  savedEntries: z.array(z.looseObject({})).optional(),
+});
+export type DecisionBody = z.infer<typeof DecisionBodySchema>;
+
+export const ExecResultBodySchema = z.looseObject({
+  decision: PromptDecisionSchema,
+  decidedBy: z.string(),
+  reason: z.string().optional(),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timedOut: z.boolean(),
+  stdout: z.string(),
+  stderr: z.string(),
+  truncated: z.boolean(),
+  durationMs: z.number(),
+});
+export type ExecResultBody = z.infer<typeof ExecResultBodySchema>;
+
+export const ExplanationBodySchema = z.looseObject({
+  outcome: z.enum(["run", "prompt", "deny"]),
+  reason: z.string(),
+});
+
+export const REPLY_BODY_SCHEMAS = {
+  pong: PongBodySchema,
+  explanation: ExplanationBodySchema,
+  decision: DecisionBodySchema,
+  "exec.result": ExecResultBodySchema,
+} as const;
+
+export interface ReplyBodies {
+  ping: PongBody;
+  "policy.explain": Explanation;
+  "approval.request": DecisionBody;
+  "exec.run": ExecResultBody;
+}

@@ -1,0 +1,377 @@
+// The approval socket server (approval-protocol.md): framing, per-frame authentication, limits and
+// dispatch to request handlers. It knows nothing about policy: `handlers` (built by services.ts
+// from the gate) turn a validated body into a reply.
+import fs from "node:fs/promises";
+import net from "node:net";
+import { performance } from "node:perf_hooks";
+import type { Logger } from "../core/log.js";
+import { describeZodError } from "../core/store/index.js";
+import { macMatches, NonceCache, NonceSource, signFrame, withinTtl } from "./frame-auth.js";
+import { LineReader } from "./framing.js";
+import { DEFAULT_LIMITS, RateLimiter, type ServerLimits } from "./limits.js";
+import {
+  REQUEST_BODY_SCHEMAS,
+  RequestFrameSchema,
+  type ErrorCode,
+  type RequestBodies,
+  type RequestType,
+} from "./protocol.js";
+import { prepareSocketPlace } from "./socket-path.js";
+import type { TokenSource } from "./token-source.js";
+
+export interface RequestContext {
+  /** Aborted when the requesting client disconnects (its prompt is then withdrawn). */
+  signal: AbortSignal;
+  /** The request's id and nonce, for logs. */
+  id: string;
+}
+
+export type HandlerReply =
+  { type: string; body: Record<string, unknown> } | { error: ErrorCode | "internal"; message: string };
+
+export type RequestHandlers = {
+  [K in RequestType]?: (body: RequestBodies[K], ctx: RequestContext) => HandlerReply | Promise<HandlerReply>;
+};
+
+export interface ApprovalServerOptions {
+  /** Socket path (POSIX) or pipe name (Windows). */
+  address: string;
+  /** E, named in "already served" messages. */
+  executorHome: string;
+  tokens: TokenSource;
+  handlers: RequestHandlers;
+  logger: Logger;
+  limits?: Partial<ServerLimits>;
+  /** Wall clock for frame timestamps (epoch ms). */
+  now?: () => number;
+  platform?: NodeJS.Platform;
+}
+
+export type ListenResult =
+  | { status: "listening"; address: string; removedStale: boolean }
+  | { status: "in-use"; message: string }
+  | { status: "refused"; message: string };
+
+interface Connection {
+  socket: net.Socket;
+  reader: LineReader;
+  limiter: RateLimiter;
+  abort: AbortController;
+  authenticated: boolean;
+  closing: boolean;
+  invalidFrames: number;
+  inFlight: number;
+  /** performance.now() of the connection's start or its last complete frame. */
+  lastActivity: number;
+  connectedAt: number;
+}
+
+function errorBody(code: string, message: string, re?: string): string {
+  return JSON.stringify(re === undefined ? { code, message } : { code, message, re });
+}
+
+const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  bad_mac: "the frame's mac does not match the socket token",
+  expired: "the frame's timestamp is more than 10 s away from the server's clock",
+  replay: "this nonce was already used",
+  too_large: "the line is longer than 256 KiB",
+  bad_request: "the frame is not valid",
+  rate_limited: "too many requests on this connection; slow down",
+  busy: "too many requests are waiting; try again later",
+  unsupported: "unknown request type",
+};
+
+export class ApprovalServer {
+  private readonly server: net.Server;
+  private readonly connections = new Set<Connection>();
+  private readonly nonces: NonceCache;
+  private readonly replyNonces = new NonceSource();
+  private readonly limits: ServerLimits;
+  private readonly now: () => number;
+  private sweeper: NodeJS.Timeout | null = null;
+  private socketIno: number | null = null;
+  private listening = false;
+
+  constructor(private readonly options: ApprovalServerOptions) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.now = options.now ?? Date.now;
+    this.nonces = new NonceCache(this.limits.nonceCapacity);
+    this.server = net.createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
+    this.server.maxConnections = 10_000;
+  }
+
+  get address(): string {
+    return this.options.address;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Makes the socket's place safe and listens; another live server for the home is `in-use`. */
+  async listen(): Promise<ListenResult> {
+    const platform = this.options.platform ?? process.platform;
+    const address = this.options.address;
+    const place = await prepareSocketPlace(address, { executorHome: this.options.executorHome, platform });
+    if (place.status !== "ready") return place;
+    const failure = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+      const onError = (error: NodeJS.ErrnoException) => resolve(error);
+      this.server.once("error", onError);
+      this.server.listen(address, () => {
+        this.server.off("error", onError);
+        resolve(null);
+      });
+    });
+    if (failure) {
+      if (failure.code === "EADDRINUSE") {
+        return {
+          status: "in-use",
+          message: `Another Gatehouse already serves ${this.options.executorHome} (${address}).`,
+        };
+      }
+      return { status: "refused", message: `Cannot listen on ${address}: ${failure.message}` };
+    }
+    this.server.on("error", (error) => this.options.logger.error("approval socket error", { error }));
+    if (platform !== "win32") {
+      await fs.chmod(address, 0o600);
+      this.socketIno = (await fs.lstat(address)).ino;
+    }
+    this.listening = true;
+    this.sweeper = setInterval(() => this.sweep(), 250);
+    this.sweeper.unref();
+    this.options.logger.info("approval socket listening", { address });
+    return { status: "listening", address, removedStale: place.removedStale };
+  }
+
+  /** Stops listening, ends every connection (pending prompts are withdrawn) and removes the socket. */
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const conn of this.connections) conn.socket.destroy();
+    if (this.listening) await closed;
+    this.listening = false;
+    await this.removeOwnSocket();
+  }
+
+  /** Removes the socket file only if it is still the one this server created. */
+  private async removeOwnSocket(): Promise<void> {
+    if (this.socketIno === null) return;
+    try {
+      const stat = await fs.lstat(this.options.address);
+      if (stat.isSocket() && stat.ino === this.socketIno) await fs.rm(this.options.address, { force: true });
+    } catch {
+      // already gone
+    }
+    this.socketIno = null;
+  }
+
+  private accept(socket: net.Socket): void {
+    const conn: Connection = {
+      socket,
+      reader: new LineReader(this.limits.maxLineBytes),
+      limiter: new RateLimiter(this.limits.requestsPerSecond),
+      abort: new AbortController(),
+      authenticated: false,
+      closing: false,
+      invalidFrames: 0,
+      inFlight: 0,
+      lastActivity: performance.now(),
+      connectedAt: performance.now(),
+    };
+    this.connections.add(conn);
+    socket.on("data", (chunk: Buffer) => this.onData(conn, chunk));
+    socket.on("drain", () => {
+      if (!conn.closing) socket.resume();
+    });
+    socket.on("error", () => undefined); // `close` follows
+    socket.on("close", () => {
+      this.connections.delete(conn);
+      conn.closing = true;
+      conn.abort.abort();
+    });
+  }
+
+  /** Closes connections that sent no valid frame in time, or went idle with nothing in flight. */
+  private sweep(): void {
+    const t = performance.now();
+    for (const conn of this.connections) {
+      if (conn.closing) continue;
+      if (!conn.authenticated && t - conn.connectedAt > this.limits.firstFrameMs) this.hangUp(conn);
+      else if (conn.inFlight === 0 && t - conn.lastActivity > this.limits.idleMs) this.hangUp(conn);
+    }
+  }
+
+  private hangUp(conn: Connection): void {
+    conn.closing = true;
+    conn.socket.end();
+    // A peer that never closes its side is cut off.
+    setTimeout(() => conn.socket.destroy(), 1_000).unref();
+  }
+
+  private onData(conn: Connection, chunk: Buffer): void {
+    if (conn.closing) return;
+    for (const event of conn.reader.push(chunk)) {
+      if (conn.closing) return;
+      if (event.kind === "too_large") {
+        this.refuse(conn, null, "too_large", true);
+        return;
+      }
+      conn.lastActivity = performance.now();
+      this.onLine(conn, event.line);
+    }
+    if (conn.socket.writableLength > this.limits.maxQueuedReplyBytes) conn.socket.pause();
+  }
+
+  private onLine(conn: Connection, line: string): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      this.refuse(conn, null, "bad_request", true, "the line is not valid JSON");
+      return;
+    }
+    const parsed = RequestFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      const id = typeof (raw as { id?: unknown } | null)?.id === "string" ? (raw as { id: string }).id : null;
+      this.refuse(conn, id, "bad_request", true, `the frame is not valid: ${describeZodError(parsed.error)}`);
+      return;
+    }
+    const frame = parsed.data;
+    const token = this.options.tokens.current();
+    const now = this.now();
+    if (!withinTtl(frame.ts, now)) {
+      this.refuse(conn, frame.id, "expired", true);
+      return;
+    }
+    if (token === null || !macMatches(token, frame.nonce, frame.ts, frame.body, frame.mac)) {
+      this.refuse(conn, frame.id, "bad_mac", true);
+      return;
+    }
+    const seen = this.nonces.check(frame.nonce, now);
+    if (seen === "replay") {
+      this.refuse(conn, frame.id, "replay", true);
+      return;
+    }
+    if (seen === "full") {
+      this.reply(
+        conn,
+        token,
+        frame.id,
+        frame.nonce,
+        "error",
+        errorBody("busy", ERROR_MESSAGES.busy, frame.nonce),
+      );
+      return;
+    }
+    conn.authenticated = true;
+
+    if (!conn.limiter.allow(now)) {
+      this.signedError(conn, token, frame.id, frame.nonce, "rate_limited");
+      return;
+    }
+    const type = frame.type as RequestType;
+    const handler = Object.hasOwn(this.options.handlers, type) ? this.options.handlers[type] : undefined;
+    const schema = Object.hasOwn(REQUEST_BODY_SCHEMAS, type) ? REQUEST_BODY_SCHEMAS[type] : undefined;
+    if (!handler || !schema) {
+      this.signedError(
+        conn,
+        token,
+        frame.id,
+        frame.nonce,
+        "unsupported",
+        `unknown request type "${frame.type}"`,
+      );
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(frame.body);
+    } catch {
+      this.signedError(conn, token, frame.id, frame.nonce, "bad_request", "the body is not valid JSON", true);
+      return;
+    }
+    const checked = schema.safeParse(body);
+    if (!checked.success) {
+      const detail = `the "${type}" body is not valid: ${describeZodError(checked.error)}`;
+      this.signedError(conn, token, frame.id, frame.nonce, "bad_request", detail, true);
+      return;
+    }
+    this.dispatch(conn, token, frame.id, frame.nonce, handler as never, checked.data);
+  }
+
+  private dispatch(
+    conn: Connection,
+    token: string,
+    id: string,
+    nonce: string,
+    handler: (body: unknown, ctx: RequestContext) => HandlerReply | Promise<HandlerReply>,
+    body: unknown,
+  ): void {
+    conn.inFlight++;
+    const finish = (result: HandlerReply) => {
+      conn.inFlight--;
+      conn.lastActivity = performance.now();
+      if ("error" in result) {
+        this.reply(conn, token, id, nonce, "error", errorBody(result.error, result.message, nonce));
+      } else {
+        this.reply(conn, token, id, nonce, result.type, JSON.stringify({ ...result.body, re: nonce }));
+      }
+    };
+    const fail = (error: unknown) => {
+      this.options.logger.error("approval request failed", { id, error });
+      finish({ error: "internal", message: "the server failed to handle the request; see its log" });
+    };
+    try {
+      const result = handler(body, { signal: conn.abort.signal, id });
+      if (result instanceof Promise) result.then(finish, fail);
+      else finish(result);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  /** A refusal before (or instead of) authentication: unsigned, and usually the end of the connection. */
+  private refuse(
+    conn: Connection,
+    id: string | null,
+    code: ErrorCode,
+    close: boolean,
+    message?: string,
+  ): void {
+    this.write(conn, { type: "error", id, body: errorBody(code, message ?? ERROR_MESSAGES[code]) });
+    conn.invalidFrames++;
+    if (close) this.hangUp(conn);
+  }
+
+  private signedError(
+    conn: Connection,
+    token: string,
+    id: string,
+    nonce: string,
+    code: ErrorCode,
+    message?: string,
+    close = false,
+  ): void {
+    this.reply(conn, token, id, nonce, "error", errorBody(code, message ?? ERROR_MESSAGES[code], nonce));
+    conn.invalidFrames++;
+    if (close || conn.invalidFrames >= this.limits.maxInvalidFrames) this.hangUp(conn);
+  }
+
+  private reply(
+    conn: Connection,
+    token: string,
+    id: string,
+    _nonce: string,
+    type: string,
+    body: string,
+  ): void {
+    this.write(conn, signFrame(token, type, id, body, this.now(), this.replyNonces.next()));
+  }
+
+  private write(conn: Connection, frame: object): void {
+    const socket = conn.socket;
+    if (socket.destroyed || !socket.writable) return;
+    socket.write(`${JSON.stringify(frame)}\n`);
+  }
+}

@@ -1,0 +1,55 @@
+// The socket token as the approvals file holds it right now. Each frame asks for it; a cheap stat
+// notices when the file was replaced (atomic writes change its inode), so a rotated token takes
+// effect for the very next frame without a watcher race.
+import fs from "node:fs";
+import { ApprovalsFileSchema } from "../core/approvals/schema.js";
+import type { Logger } from "../core/log.js";
+import { parseJsonText } from "../core/store/index.js";
+
+export interface TokenSource {
+  /** The current token, or null when the approvals file has never been readable. */
+  current(): string | null;
+}
+
+export function approvalsFileTokenSource(file: string, logger: Logger): TokenSource {
+  let token: string | null = null;
+  let signature = "";
+  return {
+    current() {
+      const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: false });
+      const next = stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : "missing";
+      if (next === signature) return token;
+      signature = next;
+      if (!stat) {
+        logger.warn("the approvals file is missing; keeping the last known socket token", { file });
+        return token;
+      }
+      let text: string;
+      try {
+        text = fs.readFileSync(file, "utf8");
+      } catch (error) {
+        logger.warn("cannot read the approvals file; keeping the last known socket token", {
+          file,
+          error: (error as Error).message,
+        });
+        return token;
+      }
+      const parsed = parseJsonText(text, ApprovalsFileSchema);
+      if (parsed.status !== "ok") {
+        // Policy decisions already treat an invalid file as deny; the last good token stays valid
+        // so clients get that answer instead of a mysterious bad_mac.
+        logger.warn("the approvals file is invalid; keeping the last known socket token", { file });
+        return token;
+      }
+      if (token !== null && token !== parsed.value.socket.token) logger.info("socket token changed");
+      token = parsed.value.socket.token;
+      logger.addSecret(token);
+      return token;
+    },
+  };
+}
+
+/** A fixed token (tests, benchmarks). */
+export function fixedTokenSource(token: string): TokenSource {
+  return { current: () => token };
+}

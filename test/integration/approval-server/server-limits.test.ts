@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { connectToHome, type ApprovalClient } from "../../../src/approval-server/client.js";
+import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { errorCode, RawConnection, signedFrame } from "./raw-socket.js";
+
+let g: RunningGatehouse;
+let echo: string;
+const conns: RawConnection[] = [];
+
+beforeEach(async () => {
+  echo = realExecutable("echo");
+  g = await startGatehouse({
+    policy: { allow: [echo], agents: { locked: { security: "deny" } } },
+  });
+});
+afterEach(async () => {
+  for (const c of conns.splice(0)) c.close();
+  await g.stop();
+});
+
+async function raw(): Promise<RawConnection> {
+  const c = await RawConnection.open(g.socketPath);
+  conns.push(c);
+  return c;
+}
+
+describe("approval socket limits", () => {
+  it("closes a connection that sends no frame within 5 s, without writing anything", async () => {
+    const conn = await raw();
+    const opened = Date.now();
+    await conn.waitClosed(10_000);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(4_900);
+    expect(conn.frames).toEqual([]);
+  });
+
+  it("answers a valid request while 50 idle connections are still open", async () => {
+    const idle = await Promise.all(Array.from({ length: 50 }, () => raw()));
+    const client = await g.client();
+    const result = await client.request("approval.request", { argv: ["echo", "hi"], cwd: "/tmp" });
+    expect(result).toMatchObject({ status: "ok", body: { decision: "allow-once" } });
+    expect(idle.filter((c) => c.closed)).toEqual([]);
+  });
+
+  it("gives 200 concurrent clients × 50 requests each their own correct signed decision", async () => {
+    const clients: ApprovalClient[] = [];
+    for (let i = 0; i < 200; i++) {
+      const connected = await connectToHome(g.t.paths, { timeoutMs: 60_000 });
+      if (connected.status !== "connected") throw new Error(connected.reason);
+      clients.push(connected.client);
+    }
+    try {
+      const outcomes = await Promise.all(
+        clients.map(async (client, c) => {
+          const results = await Promise.all(
+            Array.from({ length: 50 }, (_, r) =>
+              (c + r) % 2 === 0
+                ? client.request("approval.request", { argv: ["echo", `${c}-${r}`], cwd: "/tmp" })
+                : client.request("approval.request", {
+                    argv: ["echo", `${c}-${r}`],
+                    cwd: "/tmp",
+                    agentId: "locked",
+                  }),
+            ),
+          );
+          return results.map((result, r) => {
+            if (result.status !== "ok") return `${c}-${r}: ${JSON.stringify(result)}`;
+            const expected =
+              (c + r) % 2 === 0 ? ["allow-once", `rule:${g.entryIds[echo]}`] : ["deny", "policy"];
+            const got = [result.body.decision, result.body.decidedBy];
+            return JSON.stringify(got) === JSON.stringify(expected)
+              ? "ok"
+              : `${c}-${r}: ${JSON.stringify(got)}`;
+          });
+        }),
+      );
+      const wrong = outcomes.flat().filter((o) => o !== "ok");
+      expect(wrong).toEqual([]);
+      expect(outcomes.flat()).toHaveLength(10_000);
+    } finally {
+      for (const client of clients) client.close();
+    }
+  });
+
+  it("answers a client flooding requests with rate_limited and closes it, while others are answered", async () => {
+    const flood = await raw();
+    const token = g.token();
+    const lines = Array.from({ length: 3_000 }, () => JSON.stringify(signedFrame(token, "ping", {})));
+    flood.socket.write(`${lines.join("\n")}\n`);
+    const client = await g.client();
+    const answered = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client.request("approval.request", { argv: ["echo", String(i)], cwd: "/tmp" }),
+      ),
+    );
+    expect(answered.every((r) => r.status === "ok" && r.body.decision === "allow-once")).toBe(true);
+    await flood.waitClosed();
+    const limited = flood.frames.filter((f) => f.type === "error").map(errorCode);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(new Set(limited)).toEqual(new Set(["rate_limited"]));
+    expect(limited.length).toBeLessThanOrEqual(10);
+    expect(flood.frames.filter((f) => f.type === "pong").length).toBeLessThanOrEqual(2_000);
+  });
+
+  it("closes a client flooding invalid frames after the first while others are answered", async () => {
+    const flood = await raw();
+    flood.socket.write("garbage\n".repeat(10_000));
+    const client = await g.client();
+    expect(await client.request("ping", {})).toMatchObject({ status: "ok" });
+    await flood.waitClosed();
+    expect(flood.frames.map(errorCode)).toEqual(["bad_request"]);
+  });
+
+  it("closes a connection after 10 invalid frames in its life", async () => {
+    const conn = await raw();
+    const token = g.token();
+    for (let i = 0; i < 12; i++) conn.send(signedFrame(token, "no.such.type", {}));
+    await conn.waitClosed();
+    expect(conn.frames.map(errorCode)).toEqual(Array.from({ length: 10 }, () => "unsupported"));
+  });
+});

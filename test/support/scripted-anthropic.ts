@@ -1,0 +1,230 @@
+// A scripted Anthropic Messages API on 127.0.0.1: the model provider stand-in for running the real
+// Claude Code CLI in tests (agent-cli-notes.md). It is the only fake in those tests: a `script`
+// decides each turn (a tool call or a final text); requests without `tools` (side calls such as
+// titles) get plain text. Every request body is recorded so tests can look at what Claude Code sent
+// back (e.g. the tool_result of a denied command).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface MessagesRequest {
+  model?: string;
+  stream?: boolean;
+  tools?: unknown[];
+  messages: { role: string; content: string | ContentBlock[] }[];
+  [key: string]: unknown;
+}
+
+export interface ContentBlock {
+  type: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: string | { type: string; text?: string }[];
+  is_error?: boolean;
+  [key: string]: unknown;
+}
+
+export type ScriptedReply =
+  { text: string } | { toolUse: { name: string; input: Record<string, unknown>; id?: string } };
+
+export interface ScriptedAnthropic {
+  /** Base URL for ANTHROPIC_BASE_URL. */
+  url: string;
+  /** Every POST /v1/messages body, in arrival order. */
+  requests: MessagesRequest[];
+  /** The tool_result blocks Claude Code sent back, in order. */
+  toolResults(): ContentBlock[];
+  close(): Promise<void>;
+}
+
+export type Script = (request: MessagesRequest, turn: number) => ScriptedReply;
+
+/** The tool_result blocks in the last user message of a request. */
+export function toolResultsOf(request: MessagesRequest): ContentBlock[] {
+  const last = request.messages.at(-1);
+  if (!last || last.role !== "user" || typeof last.content === "string") return [];
+  return last.content.filter((block) => block.type === "tool_result");
+}
+
+/** Text of a tool_result's content (string or text blocks). */
+export function toolResultText(block: ContentBlock): string {
+  if (typeof block.content === "string") return block.content;
+  return (block.content ?? []).map((c) => c.text ?? "").join("");
+}
+
+/** The common script: call one tool, then finish with `finalText` once its result comes back. */
+export function toolThenText(
+  tool: { name: string; input: Record<string, unknown> },
+  finalText: string,
+): Script {
+  return (request) => (toolResultsOf(request).length > 0 ? { text: finalText } : { toolUse: tool });
+}
+
+let messageCounter = 0;
+
+function sseEvents(reply: ScriptedReply, model: string): { event: string; data: object }[] {
+  const id = `msg_scripted_${++messageCounter}`;
+  const events: { event: string; data: object }[] = [
+    {
+      event: "message_start",
+      data: {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      },
+    },
+  ];
+  if ("toolUse" in reply) {
+    const toolId = reply.toolUse.id ?? `toolu_scripted_${messageCounter}`;
+    events.push(
+      {
+        event: "content_block_start",
+        data: {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: toolId, name: reply.toolUse.name, input: {} },
+        },
+      },
+      {
+        event: "content_block_delta",
+        data: {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json: JSON.stringify(reply.toolUse.input) },
+        },
+      },
+    );
+  } else {
+    events.push(
+      {
+        event: "content_block_start",
+        data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      },
+      {
+        event: "content_block_delta",
+        data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: reply.text } },
+      },
+    );
+  }
+  events.push(
+    { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
+    {
+      event: "message_delta",
+      data: {
+        type: "message_delta",
+        delta: { stop_reason: "toolUse" in reply ? "tool_use" : "end_turn", stop_sequence: null },
+        usage: { output_tokens: 5 },
+      },
+    },
+    { event: "message_stop", data: { type: "message_stop" } },
+  );
+  return events;
+}
+
+function messageJson(reply: ScriptedReply, model: string): object {
+  const content =
+    "toolUse" in reply
+      ? [
+          {
+            type: "tool_use",
+            id: reply.toolUse.id ?? `toolu_scripted_${++messageCounter}`,
+            name: reply.toolUse.name,
+            input: reply.toolUse.input,
+          },
+        ]
+      : [{ type: "text", text: reply.text }];
+  return {
+    id: `msg_scripted_${++messageCounter}`,
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: "toolUse" in reply ? "tool_use" : "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5 },
+  };
+}
+
+export async function startScriptedAnthropic(
+  script: Script,
+  options: { sideCallText?: string } = {},
+): Promise<ScriptedAnthropic> {
+  const requests: MessagesRequest[] = [];
+  let turn = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (req.method === "HEAD" || (req.method === "GET" && url.pathname === "/")) {
+        res.writeHead(200).end();
+        return;
+      }
+      if (req.method !== "POST") {
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
+        return;
+      }
+      let body: MessagesRequest;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as MessagesRequest;
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      if (url.pathname.endsWith("/count_tokens")) {
+        res.writeHead(200, { "content-type": "application/json" }).end('{"input_tokens":10}');
+        return;
+      }
+      if (!url.pathname.endsWith("/v1/messages")) {
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
+        return;
+      }
+      requests.push(body);
+      const model = body.model ?? "claude-scripted";
+      const reply: ScriptedReply =
+        Array.isArray(body.tools) && body.tools.length > 0
+          ? script(body, turn++)
+          : { text: options.sideCallText ?? "Scripted title" };
+      if (body.stream) {
+        res.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          connection: "keep-alive",
+        });
+        for (const e of sseEvents(reply, model))
+          res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+        res.end();
+      } else {
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify(messageJson(reply, model)));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    toolResults: () => requests.flatMap(toolResultsOf),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
