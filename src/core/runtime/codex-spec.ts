@@ -40,6 +40,11 @@ export function buildCodexSpec(input: CodexSpecInput): { spec: LaunchSpec; notic
   const args = ["exec", "--json", "--skip-git-repo-check"];
   const instructions = input.systemPrompt?.trim() ? tomlString(input.systemPrompt) : null;
   if (instructions !== null) args.push("-c", `developer_instructions=${instructions}`);
+  else if (input.systemPrompt?.trim()) {
+    notices.push(
+      "The system prompt holds an unpaired surrogate, which TOML cannot encode; it was not passed to Codex.",
+    );
+  }
   args.push(...mcp.args);
   if (input.resumeId) args.push("resume");
   // `--` keeps a prompt such as "resume" or "-x" from being read as a subcommand or an option.

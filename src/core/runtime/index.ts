@@ -6,7 +6,7 @@ import type { AppPaths } from "../paths.js";
 import type { SettingsFile } from "../settings.js";
 import { buildClaudeSpec } from "./claude-spec.js";
 import { buildCodexSpec, codexConfigFile } from "./codex-spec.js";
-import type { LaunchResult, TaskFacts } from "./launch-spec.js";
+import type { LaunchResult, LaunchSpec, TaskFacts } from "./launch-spec.js";
 import { isRecord, parseManifestMcps, taskMcpServers } from "./mcp-servers.js";
 import { parseTaskPayload, projectInfo, promptText, runtimeForShellType } from "./task-payload.js";
 
@@ -36,6 +36,10 @@ export interface LaunchInput {
   promptTimeoutMs: number;
   /** Workspace root W; defaults to `E/workspace`. */
   workspaceRoot?: string;
+  /** Instructions Gatehouse adds for this turn (the skill index and active skill blocks, skills.md §8–§10). */
+  skillInstructions?: string | null;
+  /** Environment overlay for the agent process (skills.md §10); the spec's own variables win. */
+  envOverlay?: Readonly<Record<string, string>>;
   /** Reads `XH/config.toml` for Codex (default: the file system); a rejection counts as no file. */
   readTextFile?: (file: string) => Promise<string>;
 }
@@ -70,15 +74,15 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
       `${prompt.skippedParts} non-text part(s) of the prompt (images, files) were not passed to ${runtime}.`,
     );
   }
-  const secrets = launchSecrets(
-    payload.auth_token,
-    mcp.servers.map((s) => s.server),
-  );
+  const secrets = launchSecrets(payload.auth_token, [
+    ...mcp.servers.map((s) => s.server),
+    { env: input.envOverlay ?? {} },
+  ]);
   const common = {
     task,
     servers: mcp.servers,
     prompt: prompt.text,
-    systemPrompt: payload.system_prompt,
+    systemPrompt: [payload.system_prompt, input.skillInstructions].filter((t) => t?.trim()).join("\n\n"),
     workdir: input.workdir,
     paths: input.paths,
     settings: input.settings,
@@ -92,12 +96,17 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
       gatehouseCommand: input.gatehouseCommand,
       promptTimeoutMs: input.promptTimeoutMs,
     });
-    return { ok: true, runtime, spec, notices, task, secrets };
+    return { ok: true, runtime, spec: withOverlay(spec, input.envOverlay), notices, task, secrets };
   }
   const read = input.readTextFile ?? ((file: string) => fs.readFile(file, "utf8"));
   const userConfigText = await read(codexConfigFile(input.paths)).catch(() => null);
   const codex = buildCodexSpec({ ...common, userConfigText });
-  return { ok: true, runtime, spec: codex.spec, notices: [...notices, ...codex.notices], task, secrets };
+  const spec = withOverlay(codex.spec, input.envOverlay);
+  return { ok: true, runtime, spec, notices: [...notices, ...codex.notices], task, secrets };
+}
+
+function withOverlay(spec: LaunchSpec, overlay: LaunchInput["envOverlay"]): LaunchSpec {
+  return overlay ? { ...spec, env: { ...overlay, ...spec.env } } : spec;
 }
 
 /** Values to register with the logger and to mask: the task token, MCP header and env values. */

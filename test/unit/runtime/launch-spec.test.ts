@@ -393,3 +393,27 @@ describe("errors and masking", () => {
     ]);
   });
 });
+
+describe("skills (skills.md §10)", () => {
+  it("appends the skill instructions after the bot's system prompt and adds the env overlay under the spec's own variables", async () => {
+    const result = await spec(task({ system_prompt: "Bot prompt." }), {
+      skillInstructions: "<available_skills>…</available_skills>",
+      envOverlay: { GITHUB_TOKEN: "ghp-overlay-secret", GATEHOUSE_TASK_ID: "spoofed" },
+    });
+    expect(result.spec.args).toContain(
+      "--append-system-prompt=Bot prompt.\n\n<available_skills>…</available_skills>",
+    );
+    expect(result.spec.env.GITHUB_TOKEN).toBe("ghp-overlay-secret");
+    expect(result.spec.env.GATEHOUSE_TASK_ID).toBe("123");
+    expect(result.secrets).toContain("ghp-overlay-secret");
+    expect(maskSpec(result.spec, result.secrets).env.GITHUB_TOKEN).toBe("[redacted]");
+  });
+
+  it("gives Codex the skill instructions as developer instructions", async () => {
+    const result = await spec(
+      { ...task({}, "Codex"), bot: [{ shell_type: "Codex" }] },
+      { skillInstructions: "Use skills." },
+    );
+    expect(result.spec.args).toContain('developer_instructions="Use skills."');
+  });
+});
