@@ -1,7 +1,214 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse exec`: decide and run one command through the gate, from a terminal or a script. Nobody
+// is asked from here (prompt: null), so askFallback decides what needs a person.
+import { once } from "node:events";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ApprovalsStore } from "../../core/approvals/index.js";
+import { AuditLog } from "../../executor/audit-log.js";
+import { gateAndRun, isAllowed, type GateRunResult } from "../../executor/gate.js";
+import { MAX_OUTPUT_CAP } from "../../executor/output-capture.js";
+import { DEFAULT_TIMEOUT_MS } from "../../executor/run-process.js";
+import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented(
-  "exec",
-  "Decide and run a command through the exec policy",
-  "gatehouse exec [--agent ID] [--cwd DIR] [--timeout S] [--max-output BYTES] [--shell] [--json] -- COMMAND…",
-);
+const USAGE =
+  "gatehouse exec [--agent ID] [--session KEY] [--cwd DIR] [--timeout S] [--max-output BYTES] [--shell] [--json] -- COMMAND…";
+/** Exit status when the command was refused or did not start (as a shell does for "cannot execute"). */
+export const EXIT_REFUSED = 126;
+const EXIT_NOT_FOUND = 127;
+const MAX_TIMEOUT_S = 24 * 60 * 60;
+
+interface ExecOptions {
+  agentId: string;
+  sessionKey: string;
+  cwd: string;
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  shell: boolean;
+  json: boolean;
+  words: string[];
+}
+
+function parseOptions(args: string[]): ExecOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        agent: { type: "string" },
+        session: { type: "string" },
+        cwd: { type: "string" },
+        timeout: { type: "string" },
+        "max-output": { type: "string" },
+        shell: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length === 0) throw new UsageError("give the command to run after --");
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_S) {
+      throw new UsageError(`--timeout must be a number of seconds between 0 and ${MAX_TIMEOUT_S}`);
+    }
+    timeoutMs = Math.round(seconds * 1000);
+  }
+  let maxOutputBytes: number | undefined;
+  if (values["max-output"] !== undefined) {
+    const bytes = Number(values["max-output"]);
+    if (!Number.isInteger(bytes) || bytes < 0 || bytes > MAX_OUTPUT_CAP) {
+      throw new UsageError(
+        `--max-output must be a whole number of bytes from 0 to ${MAX_OUTPUT_CAP} (5 MiB)`,
+      );
+    }
+    maxOutputBytes = bytes;
+  }
+  const nonEmpty = (name: string, value: string | undefined, fallback: string) => {
+    if (value === undefined) return fallback;
+    if (value.trim() === "") throw new UsageError(`--${name} must not be empty`);
+    return value;
+  };
+  return {
+    agentId: nonEmpty("agent", values.agent, "local"),
+    sessionKey: nonEmpty("session", values.session, "local"),
+    cwd: nonEmpty("cwd", values.cwd, process.cwd()),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
+    shell: values.shell ?? false,
+    json: values.json ?? false,
+    words: positionals,
+  };
+}
+
+async function realFolder(cwd: string): Promise<string> {
+  const absolute = path.resolve(process.cwd(), cwd);
+  try {
+    const real = await fs.realpath(absolute);
+    if ((await fs.stat(real)).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`--cwd ${cwd}: no such folder`);
+}
+
+/** The exit status a shell would give: the command's own, 128 + signal number when killed. */
+export function exitStatusOf(result: GateRunResult): number {
+  if (!isAllowed(result.decision)) return EXIT_REFUSED;
+  if (result.spawnError) return /command not found$/.test(result.spawnError) ? EXIT_NOT_FOUND : EXIT_REFUSED;
+  if (result.exitCode !== null) return result.exitCode;
+  const number = result.signal ? os.constants.signals[result.signal as NodeJS.Signals] : undefined;
+  return number ? 128 + number : EXIT_REFUSED;
+}
+
+function writeThrough(stream: NodeJS.WritableStream, chunk: Buffer): Promise<void> | undefined {
+  return stream.write(chunk) ? undefined : once(stream, "drain").then(() => undefined);
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const options = parseOptions(args);
+  const cwd = await realFolder(options.cwd);
+  const command = options.shell ? { command: options.words.join(" ") } : { argv: options.words };
+  const approvals = new ApprovalsStore({
+    path: ctx.paths.approvals,
+    defaultSocketPath: ctx.paths.defaultSocket,
+  });
+  const audit = new AuditLog({ path: ctx.paths.audit });
+
+  // Ctrl-C reaches gatehouse, not the command (it runs in its own process group): cancel the run,
+  // which ends the whole tree.
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const signal of signals) process.on(signal, cancel);
+  let result: GateRunResult;
+  try {
+    result = await gateAndRun(
+      {
+        command,
+        agentId: options.agentId,
+        sessionKey: options.sessionKey,
+        source: "cli",
+        cwd,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+        outputMode: "combined",
+        signal: controller.signal,
+        ...(options.json
+          ? {}
+          : {
+              onOutput: (stream, chunk) => writeThrough(stream === "stdout" ? ctx.stdout : ctx.stderr, chunk),
+            }),
+      },
+      {
+        approvals,
+        audit,
+        prompt: null,
+        baseEnv: ctx.env,
+        home: ctx.paths.home,
+        now: Date.now,
+        logger: ctx.logger,
+      },
+    );
+  } finally {
+    for (const signal of signals) process.off(signal, cancel);
+  }
+
+  if (ctx.env.GATEHOUSE_REPORT_RSS === "1") {
+    // For the memory acceptance test and benchmark: this process's peak resident set, in bytes.
+    ctx.stderr.write(`gatehouse: maxRSS=${process.resourceUsage().maxRSS * 1024}\n`);
+  }
+  if (options.json) {
+    printJson(ctx, {
+      runId: result.runId,
+      decision: result.decision,
+      decidedBy: result.decidedBy,
+      reason: result.reason,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      truncated: result.truncated,
+      durationMs: Math.round(result.durationMs * 1000) / 1000,
+      ...(result.spawnError ? { error: result.spawnError } : {}),
+      ...(result.warnings.length ? { warnings: result.warnings } : {}),
+    });
+  } else {
+    reportForPeople(ctx, result, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  }
+  if (controller.signal.aborted && isAllowed(result.decision)) return 130;
+  return exitStatusOf(result);
+}
+
+function reportForPeople(ctx: CliContext, result: GateRunResult, timeoutMs: number): void {
+  const say = (text: string) => ctx.stderr.write(`gatehouse exec: ${text}\n`);
+  for (const warning of result.warnings) say(warning);
+  if (!isAllowed(result.decision)) {
+    const what =
+      result.decision === "deny" ? "denied" : result.decision === "timeout" ? "not run" : "cancelled";
+    say(`${what} (${result.decidedBy}): ${result.reason}`);
+    const file = result.explanation.approvalsFile;
+    if (file.status === "missing") say("no exec policy is set up yet; run `gatehouse init` to choose a mode");
+    if (file.status === "invalid")
+      say(`the approvals file is invalid, so nothing runs until it is fixed: ${file.error ?? file.path}`);
+    return;
+  }
+  if (result.spawnError) say(result.spawnError);
+  else if (result.timedOut)
+    say(`timed out after ${timeoutMs / 1000} s; the command and everything it started were stopped`);
+  else if (result.cancelled) say("cancelled; the command and everything it started were stopped");
+}
+
+export const command: CommandSpec = {
+  name: "exec",
+  summary: "Decide and run a command through the exec policy",
+  usage: USAGE,
+  run,
+};

@@ -1,0 +1,491 @@
+// THE one path from a request to "ran" or "refused" (exec-policy.md "Deciding" and "Running",
+// approval-protocol.md "Requests and replies"). Used by `gatehouse exec`, the approval socket
+// (`approval.request`, `exec.run`) and the backend's `device:execute_command`: policy → prompt or
+// askFallback → spawn → usage bookkeeping → events → audit log, with who decided.
+import { randomBytes } from "node:crypto";
+import type { ApprovalsStore } from "../core/approvals/index.js";
+import type { Logger } from "../core/log.js";
+import { explainCommand, fallbackDecision } from "../core/policy/index.js";
+import type {
+  AllowlistEntry,
+  Ask,
+  CommandInput,
+  DecidedBy,
+  Explanation,
+  PromptAnswer,
+  PromptDecision,
+  PromptFn,
+  PromptRequest,
+  Security,
+} from "../core/policy/types.js";
+import type { AuditLog, AuditRecord } from "./audit-log.js";
+import { buildChildEnv } from "./child-env.js";
+import { displayCommand, quoteWord } from "./command-text.js";
+import { OutputTail, type OutputMode } from "./output-capture.js";
+import { runProcess, type RunHooks, type RunResult, type RunSpec } from "./run-process.js";
+
+export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
+export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
+/** `exec.finished` carries this much of the end of the output. */
+export const FINISHED_OUTPUT_CHARS = 20_000;
+/** A prompt function gets this long past `expiresAt` to answer `timeout` itself before the gate does. */
+const PROMPT_SLACK_MS = 250;
+
+export interface GateRequest {
+  command: CommandInput;
+  agentId: string;
+  sessionKey: string;
+  /** Who asked: `cli`, `socket`, `claude-hook`, `backend`, … */
+  source: string;
+  /** Free text shown in the prompt (e.g. the backend's command_key). */
+  reason?: string;
+  cwd: string;
+  env?: Record<string, string>;
+  /** A request can only tighten the configured settings. */
+  requested?: { security?: Security; ask?: Ask };
+  /** Default 120 s, at most 30 min. */
+  promptTimeoutMs?: number;
+  commandKey?: string;
+  /** Withdraws a pending prompt (`cancelled`) and cancels a run (client gone, task cancelled). */
+  signal?: AbortSignal;
+}
+
+export interface GateRunRequest extends GateRequest {
+  /** Run timeout, default 60 s. */
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  outputMode?: OutputMode;
+  killGraceMs?: number;
+  /**
+   * One budget for the prompt and the run (device-protocol.md §6.5): the prompt times out at the
+   * budget at the latest and the command runs with what remains; nothing remains → it does not run.
+   */
+  budgetMs?: number;
+  /** Live output (e.g. the CLI printing it through); a returned promise pauses that stream (backpressure). */
+  onOutput?: RunHooks["onOutput"];
+}
+
+/** The approvals store operations the gate needs. */
+export type GateApprovals = Pick<ApprovalsStore, "load" | "recordUse" | "saveAllowAlways">;
+
+export interface GateDeps {
+  approvals: GateApprovals;
+  audit: AuditLog;
+  /** Null = nobody to ask: askFallback decides. */
+  prompt: PromptFn | null;
+  baseEnv: Readonly<Record<string, string | undefined>>;
+  home: string;
+  now: () => number;
+  logger: Logger;
+  onEvent?: (event: ExecEvent) => void;
+  recheckCwd?: RunSpec["recheckCwd"];
+  platform?: NodeJS.Platform;
+}
+
+export interface GateDecision {
+  runId: string;
+  decision: PromptDecision;
+  decidedBy: DecidedBy;
+  reason: string;
+  /** Entries written by *allow always*. */
+  savedEntries?: AllowlistEntry[];
+  explanation: Explanation;
+  /** Notes for the requester, e.g. a PATH override that was ignored. */
+  warnings: string[];
+}
+
+export type GateRunResult = GateDecision & RunResult;
+
+export type ExecEvent =
+  | {
+      type: "exec.started";
+      runId: string;
+      ts: number;
+      agentId: string;
+      sessionKey: string;
+      source: string;
+      command: string;
+      cwd: string;
+      decidedBy: DecidedBy;
+    }
+  | {
+      type: "exec.finished";
+      runId: string;
+      ts: number;
+      exitCode: number | null;
+      signal: string | null;
+      timedOut: boolean;
+      cancelled: boolean;
+      durationMs: number;
+      truncated: boolean;
+      /** The last 20 000 characters of stdout and stderr, in arrival order. */
+      output: string;
+      /** Why it did not start, when it did not. */
+      error?: string;
+    }
+  | {
+      type: "exec.denied";
+      runId: string;
+      ts: number;
+      agentId: string;
+      sessionKey: string;
+      source: string;
+      command: string;
+      decision: PromptDecision;
+      decidedBy: DecidedBy;
+      reason: string;
+    };
+
+export function isAllowed(decision: PromptDecision): boolean {
+  return decision === "allow-once" || decision === "allow-always";
+}
+
+export function newRunId(): string {
+  return `run_${randomBytes(8).toString("hex")}`;
+}
+
+function clampPromptTimeout(ms: number | undefined): number {
+  if (ms === undefined || !Number.isFinite(ms)) return DEFAULT_PROMPT_TIMEOUT_MS;
+  return Math.min(MAX_PROMPT_TIMEOUT_MS, Math.max(1, Math.floor(ms)));
+}
+
+function emit(deps: GateDeps, event: ExecEvent): void {
+  if (!deps.onEvent) return;
+  try {
+    deps.onEvent(event);
+  } catch (error) {
+    deps.logger.warn("exec event listener failed", { type: event.type, error });
+  }
+}
+
+async function writeAudit(deps: GateDeps, record: AuditRecord): Promise<void> {
+  try {
+    await deps.audit.append(record);
+  } catch (error) {
+    // The gate keeps working when the log cannot be written (disk full, a file in the way); say so loudly.
+    deps.logger.error(`could not write the audit log ${deps.audit.path}`, { error, runId: record.runId });
+  }
+}
+
+/** Asks `prompt`, turning an abort into `cancelled`, a missed deadline into `timeout`, a failure into null. */
+async function askPerson(
+  prompt: PromptFn,
+  request: PromptRequest,
+  deps: GateDeps,
+  signal: AbortSignal | undefined,
+): Promise<PromptAnswer | null> {
+  const controller = new AbortController();
+  let settle: (answer: PromptAnswer) => void = () => undefined;
+  const forced = new Promise<PromptAnswer>((resolve) => (settle = resolve));
+  const onAbort = () => {
+    settle({ decision: "cancelled" });
+    controller.abort();
+  };
+  const timer = setTimeout(
+    () => {
+      settle({ decision: "timeout" });
+      controller.abort();
+    },
+    Math.max(0, request.expiresAt - deps.now()) + PROMPT_SLACK_MS,
+  );
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await Promise.race([prompt(request, controller.signal), forced]);
+  } catch (error) {
+    deps.logger.warn("the approval prompt failed; askFallback decides", { error, runId: request.id });
+    return null;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+interface Decided extends GateDecision {
+  childEnv: Record<string, string>;
+  /** The decision's audit line, still being written (gateAndRun spawns meanwhile). */
+  audited: Promise<void>;
+}
+
+async function decide(req: GateRequest, deps: GateDeps, promptBudgetMs?: number): Promise<Decided> {
+  const runId = newRunId();
+  const startedAt = deps.now();
+  const { env: childEnv, warnings } = buildChildEnv(deps.baseEnv, req.env, deps.platform);
+  const approvals = await deps.approvals.load(); // per request: edits from the UI/CLI apply at once
+  const explanation = await explainCommand(req.command, {
+    agentId: req.agentId,
+    cwd: req.cwd,
+    env: childEnv, // resolve executables against the PATH the command will really run with
+    home: deps.home,
+    ...(deps.platform ? { platform: deps.platform } : {}),
+    approvals,
+    ...(req.requested ? { requested: req.requested } : {}),
+    now: startedAt,
+  });
+
+  let decision: PromptDecision;
+  let decidedBy: DecidedBy;
+  let reason = explanation.reason;
+  let savedEntries: AllowlistEntry[] | undefined;
+
+  const fallback = (why?: string) => {
+    const verdict = fallbackDecision(explanation);
+    decision = verdict.allowed ? "allow-once" : "timeout";
+    decidedBy = "fallback";
+    reason = why ? `${why}; ${verdict.reason}` : verdict.reason;
+  };
+
+  if (explanation.outcome === "run") {
+    decision = "allow-once";
+    const firstRule = explanation.matchedEntryIds[0];
+    decidedBy = explanation.security !== "full" && firstRule ? `rule:${firstRule}` : "policy";
+  } else if (explanation.outcome === "deny") {
+    decision = "deny";
+    decidedBy = "policy";
+  } else if (!deps.prompt) {
+    fallback("no one to ask");
+  } else {
+    const timeoutMs = Math.min(clampPromptTimeout(req.promptTimeoutMs), promptBudgetMs ?? Infinity);
+    const promptRequest: PromptRequest = {
+      id: runId,
+      sessionKey: req.sessionKey,
+      agentId: req.agentId,
+      source: req.source,
+      ...(req.reason !== undefined
+        ? { reason: req.reason }
+        : req.commandKey
+          ? { reason: req.commandKey }
+          : {}),
+      cwd: req.cwd,
+      command: req.command,
+      explanation,
+      createdAt: startedAt,
+      expiresAt: startedAt + timeoutMs,
+    };
+    const answer = await askPerson(deps.prompt, promptRequest, deps, req.signal);
+    if (answer === null) {
+      fallback("the approval prompt is unavailable");
+    } else if (answer.decision === "timeout") {
+      fallback();
+    } else if (answer.decision === "cancelled") {
+      decision = "cancelled";
+      decidedBy = "fallback";
+      reason = "cancelled: the request was withdrawn before anyone answered";
+    } else if (answer.decision === "deny") {
+      decision = "deny";
+      decidedBy = "user";
+      reason = "denied by user";
+    } else if (answer.decision === "allow-always" && explanation.ask !== "always") {
+      decidedBy = "user";
+      try {
+        savedEntries = await deps.approvals.saveAllowAlways(
+          req.agentId,
+          answer.entries ?? explanation.proposedEntries,
+        );
+        decision = "allow-always";
+        reason = "allowed always by user";
+      } catch (error) {
+        // The person said yes: run it once, and say why nothing was saved.
+        decision = "allow-once";
+        reason = `allowed by user; the allowlist was not changed: ${(error as Error).message}`;
+        deps.logger.warn("allow always: entries not saved", { error, runId });
+      }
+    } else {
+      decision = "allow-once";
+      decidedBy = "user";
+      reason =
+        answer.decision === "allow-always"
+          ? "allowed once by user (allow always is not offered under ask=always)"
+          : "allowed once by user";
+    }
+  }
+
+  const result: GateDecision = {
+    runId,
+    decision: decision!,
+    decidedBy: decidedBy!,
+    reason,
+    ...(savedEntries ? { savedEntries } : {}),
+    explanation,
+    warnings,
+  };
+  const command = displayCommand(req.command);
+  const audited = writeAudit(deps, {
+    ...auditBase(req, runId, command, deps.now()),
+    event: "decision",
+    decision: result.decision,
+    decidedBy: result.decidedBy,
+    reason: result.reason,
+    exitCode: null,
+    timedOut: false,
+    durationMs: Math.max(0, deps.now() - startedAt),
+  });
+  if (!isAllowed(result.decision)) {
+    emit(deps, {
+      type: "exec.denied",
+      runId,
+      ts: deps.now(),
+      agentId: req.agentId,
+      sessionKey: req.sessionKey,
+      source: req.source,
+      command,
+      decision: result.decision,
+      decidedBy: result.decidedBy,
+      reason: result.reason,
+    });
+  }
+  return { ...result, childEnv, audited };
+}
+
+function auditBase(req: GateRequest, runId: string, command: string, ts: number) {
+  return {
+    ts,
+    runId,
+    agentId: req.agentId,
+    sessionKey: req.sessionKey,
+    source: req.source,
+    command,
+    cwd: req.cwd,
+    ...(req.commandKey !== undefined ? { commandKey: req.commandKey } : {}),
+  };
+}
+
+/** Decides without running (`approval.request`): policy, then a person or askFallback. Audited. */
+export async function decideCommand(req: GateRequest, deps: GateDeps): Promise<GateDecision> {
+  const { childEnv: _env, audited, ...decision } = await decide(req, deps);
+  await audited;
+  return decision;
+}
+
+function describeRun(run: RunResult, timeoutMs: number | undefined): string {
+  if (run.spawnError) return run.spawnError;
+  if (run.timedOut) return `timed out after ${Math.round((timeoutMs ?? 60_000) / 100) / 10} s`;
+  if (run.cancelled) return "cancelled while running";
+  if (run.signal) return `killed by ${run.signal}`;
+  return `exited with ${run.exitCode}`;
+}
+
+/** Decides and, when allowed, runs (`gatehouse exec`, `exec.run`, `device:execute_command`). */
+export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<GateRunResult> {
+  const startedAt = deps.now();
+  const { childEnv, audited, ...decision } = await decide(req, deps, req.budgetMs);
+  const notRun = (extra: Partial<RunResult> = {}): RunResult => ({
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: decision.decision === "cancelled",
+    durationMs: 0,
+    cwd: req.cwd,
+    stdout: "",
+    stderr: "",
+    truncated: false,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    ...extra,
+  });
+  if (!isAllowed(decision.decision)) {
+    await audited;
+    return { ...decision, ...notRun() };
+  }
+
+  let timeoutMs = req.timeoutMs;
+  const command = displayCommand(req.command);
+  let run: RunResult;
+  const tail = deps.onEvent ? new OutputTail(FINISHED_OUTPUT_CHARS) : null;
+  let bookkeeping: Promise<void> = Promise.resolve();
+  const remaining = req.budgetMs === undefined ? undefined : req.budgetMs - (deps.now() - startedAt);
+  emit(deps, {
+    type: "exec.started",
+    runId: decision.runId,
+    ts: deps.now(),
+    agentId: req.agentId,
+    sessionKey: req.sessionKey,
+    source: req.source,
+    command,
+    cwd: req.cwd,
+    decidedBy: decision.decidedBy,
+  });
+  if (remaining !== undefined && remaining <= 0) {
+    run = notRun({ spawnError: "Command approval timed out" });
+  } else {
+    if (remaining !== undefined) timeoutMs = Math.min(timeoutMs ?? remaining, remaining);
+    run = await runProcess(
+      {
+        command: req.command,
+        cwd: req.cwd,
+        env: childEnv,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(req.killGraceMs !== undefined ? { killGraceMs: req.killGraceMs } : {}),
+        ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
+        outputMode: req.outputMode ?? "combined",
+        ...(req.signal ? { signal: req.signal } : {}),
+        ...(deps.recheckCwd ? { recheckCwd: deps.recheckCwd } : {}),
+        ...(deps.platform ? { platform: deps.platform } : {}),
+      },
+      {
+        onSpawn: () => {
+          bookkeeping = recordUse(req, decision.explanation, deps);
+        },
+        onOutput: (stream, chunk) => {
+          tail?.push(chunk);
+          return req.onOutput?.(stream, chunk);
+        },
+      },
+    );
+  }
+  emit(deps, {
+    type: "exec.finished",
+    runId: decision.runId,
+    ts: deps.now(),
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    cancelled: run.cancelled,
+    durationMs: run.durationMs,
+    truncated: run.truncated,
+    output: tail?.text() ?? "",
+    ...(run.spawnError ? { error: run.spawnError } : {}),
+  });
+  await Promise.all([
+    audited,
+    bookkeeping,
+    writeAudit(deps, {
+      ...auditBase(req, decision.runId, command, deps.now()),
+      cwd: run.cwd,
+      event: "run",
+      decision: decision.decision,
+      decidedBy: decision.decidedBy,
+      reason: describeRun(run, timeoutMs),
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      durationMs: run.durationMs,
+      signal: run.signal,
+      truncated: run.truncated,
+    }),
+  ]);
+  return { ...decision, ...run };
+}
+
+/** After a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath, usesLeft counted down (never fails the run). */
+async function recordUse(req: GateRequest, explanation: Explanation, deps: GateDeps): Promise<void> {
+  if (!explanation.allowlistSatisfied) return;
+  const uses = explanation.segments.flatMap((segment) =>
+    segment.matchedEntryId
+      ? [
+          {
+            entryId: segment.matchedEntryId,
+            command: segment.argv.map(quoteWord).join(" "),
+            resolvedPath: segment.resolvedPath,
+          },
+        ]
+      : [],
+  );
+  if (uses.length === 0) return;
+  try {
+    await deps.approvals.recordUse(req.agentId, uses);
+  } catch (error) {
+    deps.logger.warn("could not record allowlist usage", { error, agentId: req.agentId });
+  }
+}
