@@ -407,10 +407,18 @@ export class SkillCatalogue {
   private scheduleBump(): void {
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     const delay = this.watchSettings?.debounceMs ?? 250;
-    this.debounceTimer = setTimeout(() => {
+    const quietSince = Date.now();
+    const fire = () => {
+      // Timers may fire a millisecond early; the quiet period is a promise to the user.
+      const left = quietSince + delay - Date.now();
+      if (left > 0) {
+        this.debounceTimer = setTimeout(fire, left);
+        return;
+      }
       this.debounceTimer = null;
       this.bump();
-    }, delay);
+    };
+    this.debounceTimer = setTimeout(fire, delay);
   }
 
   /** A capability sync finished (or anything else outside the watcher changed skills): bump now. */
@@ -533,9 +541,10 @@ export class SkillCatalogue {
     };
   }
 
-  /** Resolves when the watcher has finished its initial scan (tests and the UI wait on it). */
-  watchReady(): Promise<void> {
-    return this.watcherReady;
+  /** Resolves when the watcher watches everything it should (its initial scan, and roots of newly built workspaces). */
+  async watchReady(): Promise<void> {
+    await this.watcherReady;
+    await this.watcher?.settled();
   }
 
   /** Stops the watcher and any pending bump. */

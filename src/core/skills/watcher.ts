@@ -99,6 +99,11 @@ export class SkillWatcher {
     return this.retargeting;
   }
 
+  /** Resolves when the latest change of watched folders has taken effect. */
+  settled(): Promise<void> {
+    return this.retargeting;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.retargeting;
