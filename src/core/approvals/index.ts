@@ -4,3 +4,5 @@ export * from "./store.js";
 export * from "./validate-entry.js";
 export * from "./effective-allowlist.js";
 export * from "./entry-pattern.js";
+/** Thrown by ApprovalsStore updates when the file on disk is invalid (it is left untouched). */
+export { InvalidFileError } from "../store/index.js";
