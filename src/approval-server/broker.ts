@@ -100,6 +100,11 @@ export class PromptBroker {
     return [...this.pending.values()].map((entry) => entry.prompt);
   }
 
+  /** How many requests wait on a pending prompt (duplicates share one); 0 when it is not pending. */
+  waitingOn(id: string): number {
+    return this.pending.get(id)?.waiters.size ?? 0;
+  }
+
   get size(): number {
     return this.pending.size;
   }
