@@ -103,7 +103,7 @@ export class SkillCatalogue {
   private readonly processEnv: Record<string, string | undefined>;
   private readonly builds = new Map<string, { version: number; result: Promise<BuildResult> }>();
   /** Last build of each (workspace, task folder): what a rescan compares against, and what the watcher watches. */
-  private readonly lastFingerprints = new Map<string, string>();
+  private readonly lastCatalogues = new Map<string, Catalogue>();
   private readonly knownOptions = new Map<string, BuildOptions>();
   private readonly sessions = new Map<string, SessionState>();
   private readonly envMaterial = new WeakMap<SkillSnapshot, EnvMaterial[]>();
@@ -166,7 +166,7 @@ export class SkillCatalogue {
 
   private async freshBuild(options: BuildOptions, version: number): Promise<BuildResult> {
     const result = await runBuild(await this.inputs(options, version));
-    this.lastFingerprints.set(buildKey(options), fingerprint(result.catalogue));
+    this.lastCatalogues.set(buildKey(options), result.catalogue);
     return result;
   }
 
@@ -437,10 +437,10 @@ export class SkillCatalogue {
     const version = this.currentVersion;
     for (const options of targets) {
       const key = buildKey(options);
-      const before = this.lastFingerprints.get(key);
+      const before = this.lastCatalogues.get(key);
       const result = this.freshBuild(options, version);
       const catalogue = (await result).catalogue;
-      if (before !== undefined && before !== fingerprint(catalogue)) changed = true;
+      if (before !== undefined && fingerprint(before) !== fingerprint(catalogue)) changed = true;
       if (this.currentVersion === version) this.builds.set(key, { version, result });
     }
     if (changed) this.bump();

@@ -3,6 +3,7 @@
 import fs from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import path from "node:path";
+import { listDir, realPath, statFile } from "./fs-calls.js";
 
 export const SKILL_FOLDER_LIMIT = 5000;
 const MAX_DEPTH = 3;
@@ -51,7 +52,7 @@ function skipName(name: string, depth: number, allowSystem: boolean): boolean {
 
 async function readDir(dir: string): Promise<{ entries: Dirent[] } | { error: string }> {
   try {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
+    const entries = await listDir(dir);
     entries.sort((a, b) => compareCodePoints(a.name, b.name));
     return { entries };
   } catch (error) {
@@ -93,7 +94,7 @@ export async function scanRoot(root: string, options: { allowSystem?: boolean } 
         if (dirent.isSymbolicLink()) {
           let stat;
           try {
-            stat = await fs.stat(full);
+            stat = await statFile(full);
           } catch (error) {
             const code = errorCode(error);
             if (code === "ENOENT" || code === "ELOOP" || code === "ENOTDIR") {
@@ -103,7 +104,7 @@ export async function scanRoot(root: string, options: { allowSystem?: boolean } 
             return { full, real: full, broken: `unreadable: ${dirent.name} (${code})` } as const;
           }
           if (!stat.isDirectory()) return null;
-          const real = await fs.realpath(full).catch(() => full);
+          const real = await realPath(full).catch(() => full);
           return { full, real, broken: null } as const;
         }
         if (!dirent.isDirectory()) return null;

@@ -25,6 +25,7 @@ const HEADER = [
 
 /** XML escaping of §8.1: `&` first, then `<`, `>`, `"`, `'`. */
 export function escapeXml(text: string): string {
+  if (!/[&<>"']/.test(text)) return text;
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

@@ -64,16 +64,8 @@ function countParsedKeys(value: unknown): number {
   return 0;
 }
 
-function flowValue(text: string): Value {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    // YAML rejects repeated keys, JSON.parse keeps the last one: leave those to the full parser. A
-    // "__proto__" key is left to it as well (JSON.parse and yaml's toJS treat it differently).
-    if (countJsonKeys(text) !== countParsedKeys(parsed) || text.includes("__proto__")) return NO_VALUE;
-    return parsed;
-  } catch {
-    // not JSON: maybe a simple flow list such as [file_read, shell_exec]
-  }
+/** `[a, b]` with plain items only (no quotes, brackets or braces inside); NO_VALUE otherwise. */
+function simpleFlowList(text: string): Value {
   if (!text.startsWith("[") || !text.endsWith("]")) return NO_VALUE;
   const inner = text.slice(1, -1).trim();
   if (inner === "") return [];
@@ -86,6 +78,21 @@ function flowValue(text: string): Value {
     out.push(resolvePlain(item));
   }
   return out;
+}
+
+function flowValue(text: string): Value {
+  // The plain list first: a failing JSON.parse (an exception) costs more than the whole list.
+  const list = simpleFlowList(text);
+  if (list !== NO_VALUE) return list;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    // YAML rejects repeated keys, JSON.parse keeps the last one: leave those to the full parser. A
+    // "__proto__" key is left to it as well (JSON.parse and yaml's toJS treat it differently).
+    if (countJsonKeys(text) !== countParsedKeys(parsed) || text.includes("__proto__")) return NO_VALUE;
+    return parsed;
+  } catch {
+    return NO_VALUE;
+  }
 }
 
 function scalarValue(text: string): Value {
@@ -189,5 +196,7 @@ export function parseSimpleFrontmatter(
     out[name] = value;
     if (!/^['"[{]/.test(rest)) plainText[name] = rest;
   }
+  // An empty document is null in YAML, not a mapping: the full parser says so.
+  if (Object.keys(out).length === 0) return null;
   return { values: out, plainText };
 }

@@ -29,18 +29,15 @@ function firstLineWithoutPosition(message: string): string {
 /** Splits and parses `SKILL.md` text. */
 export function parseSkillMarkdown(raw: string): Parsed<SkillMarkdown> {
   const text = normaliseText(raw);
-  const lines = text.split("\n");
-  if (lines[0] !== "---") return { ok: false, error: "no frontmatter" };
-  let close = -1;
-  for (let i = 1; i < lines.length; i++) {
-    if (/^---[ \t]*$/.test(lines[i] ?? "")) {
-      close = i;
-      break;
-    }
-  }
-  if (close < 0) return { ok: false, error: "unterminated frontmatter" };
-  const yamlText = lines.slice(1, close).join("\n");
-  const body = lines.slice(close + 1).join("\n");
+  if (!text.startsWith("---\n") && text !== "---") return { ok: false, error: "no frontmatter" };
+  // The closing line: the next line that is `---`, trailing spaces or tabs allowed.
+  const closing = /^---[ \t]*$/m;
+  const rest = text.slice(4);
+  const match = closing.exec(rest);
+  if (!match) return { ok: false, error: "unterminated frontmatter" };
+  const yamlText = rest.slice(0, Math.max(0, match.index - 1));
+  const afterClose = match.index + match[0].length;
+  const body = rest.slice(afterClose + 1);
   const simple = parseSimpleFrontmatter(yamlText);
   if (simple) {
     for (const key of NUMBER_SOURCE_FIELDS) {

@@ -1,8 +1,8 @@
 // Reads one skill folder: size limits, SKILL.md + manifest.toml (manifest wins field by field),
 // then field checks and gating metadata. Every problem is a value in `errors` / `warnings`.
-import fs from "node:fs/promises";
 import path from "node:path";
 import { checkFields, type SkillFields } from "./fields.js";
+import { readTextFile, statFile } from "./fs-calls.js";
 import { emptyGating, readGating, type Gating } from "./gating.js";
 import { parseSkillManifest, parseSkillMarkdown } from "./skill-file.js";
 
@@ -22,22 +22,30 @@ type FileRead = { ok: true; text: string } | { ok: false; error: string };
 
 async function readLimited(file: string, limit: number): Promise<FileRead> {
   const name = path.basename(file);
-  let handle;
+  const unreadable = (error: unknown): FileRead => ({
+    ok: false,
+    error: `unreadable: ${name} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+  });
+  let size: number;
   try {
-    handle = await fs.open(file, "r");
-  } catch (error) {
-    return { ok: false, error: `unreadable: ${name} (${(error as NodeJS.ErrnoException).code ?? "error"})` };
-  }
-  try {
-    const stat = await handle.stat();
+    const stat = await statFile(file);
     if (!stat.isFile()) return { ok: false, error: `unreadable: ${name} (EISDIR)` };
-    if (stat.size > limit)
-      return { ok: false, error: `file too large: ${name} (${stat.size} bytes, limit ${limit})` };
-    return { ok: true, text: await handle.readFile("utf8") };
+    size = stat.size;
   } catch (error) {
-    return { ok: false, error: `unreadable: ${name} (${(error as NodeJS.ErrnoException).code ?? "error"})` };
-  } finally {
-    await handle.close();
+    return unreadable(error);
+  }
+  const tooLarge = (bytes: number): FileRead => ({
+    ok: false,
+    error: `file too large: ${name} (${bytes} bytes, limit ${limit})`,
+  });
+  if (size > limit) return tooLarge(size);
+  try {
+    const text = await readTextFile(file);
+    // The file may have grown between the two calls.
+    const bytes = Buffer.byteLength(text, "utf8");
+    return bytes > limit ? tooLarge(bytes) : { ok: true, text };
+  } catch (error) {
+    return unreadable(error);
   }
 }
 
