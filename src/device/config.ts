@@ -191,6 +191,28 @@ export function effectiveDeviceConfig(
   };
 }
 
+/**
+ * Reads the configuration without writing anything (status, logout): like `loadDeviceConfig`, but a
+ * missing file or missing ids are reported as they are instead of being generated.
+ */
+export async function peekDeviceConfig(
+  options: Pick<LoadDeviceConfigOptions, "paths" | "env" | "platform">,
+): Promise<DeviceConfigResult | { ok: false; file: string; error: null; missing: "file" | "ids" }> {
+  const file = options.paths.deviceConfig;
+  const current = await readJsonFile(file, DeviceConfigFileSchema);
+  if (current.status === "invalid") {
+    return { ok: false, file, error: `Invalid device configuration ${file}: ${current.error}` };
+  }
+  if (current.status === "missing") return { ok: false, file, error: null, missing: "file" };
+  const stored = current.value;
+  if (!text(stored.device_id) && !text(options.env.DEVICE_ID))
+    return { ok: false, file, error: null, missing: "ids" };
+  return effectiveDeviceConfig(
+    { ...stored, runtime_instance_id: text(stored.runtime_instance_id) || "(not generated yet)" },
+    options,
+  );
+}
+
 /** Saves `connection.backend_url` (`gatehouse login --backend`), keeping every other key. */
 export async function saveBackendUrl(
   paths: Pick<AppPaths, "deviceConfig">,

@@ -1,5 +1,6 @@
 // The device as one service for the composition root (src/services.ts): configuration, token,
 // connection loop, event handlers, heartbeat payload and the status file, wired together.
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../core/log.js";
@@ -8,7 +9,7 @@ import { resolveAuthToken } from "../secrets/auth-token.js";
 import type { SecretStore } from "../secrets/secret-store.js";
 import { APP_VERSION } from "../version.js";
 import { localAddressToward } from "./client-ip.js";
-import { loadDeviceConfig, type DeviceConfigResult } from "./config.js";
+import { loadDeviceConfig, type DeviceConfig, type DeviceConfigResult } from "./config.js";
 import {
   DeviceConnection,
   type ConnectionDeps,
@@ -18,6 +19,7 @@ import {
 import type { CapabilitiesPort, CommandPort, TaskRegistry } from "./deps.js";
 import { attachEventHandlers } from "./event-handlers.js";
 import { buildHeartbeatPayload, EMPTY_CAPABILITY_REPORT } from "./heartbeat-payload.js";
+import { watchCredentials } from "./credentials-signal.js";
 import { createIdleTaskRegistry } from "./idle-task-registry.js";
 import { createStatusWriter, type StatusWriter } from "./status-file.js";
 
@@ -38,6 +40,11 @@ export interface DeviceServiceOptions {
   platform?: NodeJS.Platform;
   /** Write `E/status.json` on every change (default true). */
   writeStatusFile?: boolean;
+  /**
+   * Re-read the token and backend URL when `gatehouse login`/`logout` (another process) signals a
+   * change or device-config.json changes (default true).
+   */
+  watchCredentials?: boolean;
   /** Test seam: replaces socket.io-client's `io`. */
   createSocket?: ConnectionDeps["createSocket"];
 }
@@ -48,6 +55,9 @@ export class DeviceService {
   private readonly tasks: TaskRegistry;
   private unsubscribe: (() => void) | null = null;
   private readonly inFlight = new Map<Promise<unknown>, "sync" | "command" | "session">();
+  private stopWatching: (() => void) | null = null;
+  /** What the current attempt dialled with (hashed), to tell a real credentials change from noise. */
+  private dialledWith: string | null = null;
 
   constructor(private readonly options: DeviceServiceOptions) {
     const logger = options.logger;
@@ -65,15 +75,11 @@ export class DeviceService {
       ...(options.now ? { now: options.now } : {}),
       ...(options.createSocket ? { createSocket: options.createSocket } : {}),
       loadConfig: () => this.loadConfig(),
-      resolveToken: async (config) =>
-        (
-          await resolveAuthToken({
-            env: options.env,
-            secrets: options.secrets,
-            configToken: config.fileAuthToken,
-            logger,
-          })
-        )?.token ?? null,
+      resolveToken: async (config) => {
+        const token = await this.resolveToken(config);
+        this.dialledWith = fingerprint(config, token);
+        return token;
+      },
       clientIp: options.clientIp ?? ((host, port) => localAddressToward(host, port)),
       heartbeatPayload: async (session) => {
         let capabilities = EMPTY_CAPABILITY_REPORT;
@@ -110,6 +116,35 @@ export class DeviceService {
     });
   }
 
+  private async resolveToken(config: DeviceConfig): Promise<string | null> {
+    const found = await resolveAuthToken({
+      env: this.options.env,
+      secrets: this.options.secrets,
+      configToken: config.fileAuthToken,
+      logger: this.options.logger,
+    });
+    return found?.token ?? null;
+  }
+
+  /** A login/logout elsewhere, or an edited device-config.json: reconnect only if what we dial changed. */
+  private async credentialsMayHaveChanged(): Promise<void> {
+    const state = this.connection.state().state;
+    if (state === "paused") return;
+    let current: string;
+    try {
+      const loaded = await this.loadConfig();
+      current = loaded.ok
+        ? fingerprint(loaded.config, await this.resolveToken(loaded.config))
+        : `invalid:${loaded.error}`;
+    } catch (error) {
+      current = `error:${(error as Error).message}`;
+    }
+    if (current !== this.dialledWith || state === "unconfigured" || state === "sign-in-required") {
+      this.options.logger.info("The backend token or URL changed; reconnecting");
+      await this.tokenChanged();
+    }
+  }
+
   /** The configuration the next attempt will use (file + generated ids + environment). */
   loadConfig(): Promise<DeviceConfigResult> {
     return loadDeviceConfig({
@@ -120,6 +155,12 @@ export class DeviceService {
   }
 
   async start(): Promise<void> {
+    if (!this.stopWatching && this.options.watchCredentials !== false) {
+      this.stopWatching = watchCredentials(this.options.paths, () => void this.credentialsMayHaveChanged(), {
+        onError: (error) =>
+          this.options.logger.warn(`Cannot watch ${this.options.paths.executorHome}: ${error.message}`),
+      });
+    }
     if (!this.unsubscribe && this.status) {
       const status = this.status;
       this.unsubscribe = this.connection.onState((state) => status.write(state));
@@ -130,6 +171,8 @@ export class DeviceService {
 
   /** Disconnects; waits for a capability sync in progress (so no store write is cut short). */
   async stop(): Promise<void> {
+    this.stopWatching?.();
+    this.stopWatching = null;
     await this.connection.stop();
     await this.idle("sync");
     this.unsubscribe?.();
@@ -176,6 +219,18 @@ export class DeviceService {
   async flushStatus(): Promise<void> {
     await this.status?.flush();
   }
+}
+
+function fingerprint(config: DeviceConfig, token: string | null): string {
+  const parts = [
+    config.backendUrl,
+    config.socketUrl,
+    config.deviceId,
+    config.deviceName,
+    config.deviceType,
+    token,
+  ];
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
 async function fileExists(file: string): Promise<boolean> {

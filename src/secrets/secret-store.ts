@@ -5,7 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../core/log.js";
-import type { AppPaths } from "../core/paths.js";
+import type { AppPaths, Env } from "../core/paths.js";
 import {
   readJsonFile,
   updateJsonFile,
@@ -46,6 +46,15 @@ export interface SecretStoreOptions {
   keychain?: KeychainBackend;
   /** Keychain service name (default `Gatehouse`; tests use their own so they never touch the user's item). */
   service?: string;
+}
+
+/**
+ * The app's store for one home: keytar service `Gatehouse`, or `GATEHOUSE_KEYCHAIN_SERVICE` when set
+ * (separate items for a second Gatehouse home on the same account, and for tests).
+ */
+export function secretStoreFor(paths: Pick<AppPaths, "executorHome">, env: Env, logger: Logger): SecretStore {
+  const service = env.GATEHOUSE_KEYCHAIN_SERVICE?.trim() || KEYCHAIN_SERVICE;
+  return createSecretStore({ paths, logger, service });
 }
 
 export function createSecretStore(options: SecretStoreOptions): SecretStore {

@@ -1,3 +1,174 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse status [--json]`: what a person needs to know at a glance — is a Gatehouse serving this
+// home, is the device connected (from E/status.json, written by the running app), where the token
+// comes from (never the token itself), and whether the approvals file is usable.
+import { parseArgs } from "node:util";
+import { requestOnce } from "../../approval-server/client.js";
+import { ApprovalsFileSchema } from "../../core/approvals/schema.js";
+import { readJsonFile } from "../../core/store/index.js";
+import { peekDeviceConfig } from "../../device/config.js";
+import { readStatusFile, type StatusFile } from "../../device/status-file.js";
+import { resolveAuthToken } from "../../secrets/auth-token.js";
+import { secretStoreFor } from "../../secrets/secret-store.js";
+import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-export const command = notImplemented("status", "Connection and service status", "gatehouse status [--json]");
+interface StatusReport {
+  home: string;
+  runner: { serving: boolean; version?: string; ui?: boolean; reason?: string };
+  connection: (StatusFile["connection"] & { running: boolean; pid: number; updatedAt: string }) | null;
+  device:
+    | { ok: true; deviceId: string; deviceName: string; backendUrl: string | null; file: string }
+    | { ok: false; error: string; file: string };
+  token: { source: "env" | "keychain" | "file" | "device-config" | null; error?: string };
+  approvals: {
+    path: string;
+    status: "ok" | "missing" | "invalid";
+    error?: string;
+    defaults?: Record<string, unknown>;
+  };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function gather(ctx: CliContext): Promise<StatusReport> {
+  const { paths } = ctx;
+  const ping = await requestOnce(paths, "ping", {}, { timeoutMs: 2_000, connectTimeoutMs: 2_000 });
+  const runner: StatusReport["runner"] =
+    ping.status === "ok"
+      ? { serving: true, version: ping.body.version, ui: ping.body.ui }
+      : { serving: false, reason: ping.status === "unavailable" ? ping.reason : ping.message };
+
+  const statusFile = await readStatusFile(paths);
+  const connection =
+    statusFile.status === "ok"
+      ? {
+          ...statusFile.value.connection,
+          running: statusFile.value.running && processAlive(statusFile.value.pid),
+          pid: statusFile.value.pid,
+          updatedAt: statusFile.value.updatedAt,
+        }
+      : null;
+
+  const peek = await peekDeviceConfig({ paths, env: ctx.env });
+  const device: StatusReport["device"] = peek.ok
+    ? {
+        ok: true,
+        deviceId: peek.config.deviceId,
+        deviceName: peek.config.deviceName,
+        backendUrl: peek.config.socketUrl ?? peek.config.backendUrl,
+        file: peek.config.file,
+      }
+    : {
+        ok: false,
+        file: peek.file,
+        error:
+          peek.error ??
+          ("missing" in peek && peek.missing === "file"
+            ? "not set up yet (run `gatehouse login --backend URL`)"
+            : "no device id yet (generated when Gatehouse first connects)"),
+      };
+
+  const token: StatusReport["token"] = { source: null };
+  try {
+    const secrets = secretStoreFor(paths, ctx.env, ctx.logger);
+    const found = await resolveAuthToken({
+      env: ctx.env,
+      secrets,
+      configToken: peek.ok ? peek.config.fileAuthToken : null,
+      logger: ctx.logger,
+    });
+    if (found)
+      token.source =
+        found.source === "secret-store"
+          ? secrets.location() === "file"
+            ? "file"
+            : "keychain"
+          : found.source;
+  } catch (error) {
+    token.error = (error as Error).message;
+  }
+
+  const approvalsFile = await readJsonFile(paths.approvals, ApprovalsFileSchema);
+  const approvals: StatusReport["approvals"] =
+    approvalsFile.status === "ok"
+      ? { path: paths.approvals, status: "ok", defaults: { ...(approvalsFile.value.defaults ?? {}) } }
+      : approvalsFile.status === "missing"
+        ? { path: paths.approvals, status: "missing" }
+        : { path: paths.approvals, status: "invalid", error: approvalsFile.error };
+
+  return { home: paths.executorHome, runner, connection, device, token, approvals };
+}
+
+const TOKEN_TEXT: Record<string, string> = {
+  env: "from WEGENT_AUTH_TOKEN",
+  keychain: "saved in the OS keychain",
+  file: "saved in the fallback file secrets.json (no keychain reachable)",
+  "device-config": "from connection.auth_token in device-config.json",
+};
+
+function describeConnection(report: StatusReport): string {
+  const c = report.connection;
+  if (!c) return "no state recorded yet (Gatehouse has not run here)";
+  if (!c.running) return `not running (last known: ${c.state} at ${c.updatedAt})`;
+  switch (c.state) {
+    case "registered":
+      return `registered with ${c.backendUrl} since ${c.registeredAt}; last heartbeat ${c.lastHeartbeatAt ?? "pending"}`;
+    case "offline":
+      return `offline: ${c.lastError ?? "disconnected"}; next attempt at ${c.nextRetryAt ?? "soon"}`;
+    case "sign-in-required":
+      return `sign-in required: ${c.lastError ?? "the backend refused the token"} (run \`gatehouse login\`)`;
+    case "unconfigured":
+      return `not configured: ${c.lastError ?? "missing backend URL or token"}`;
+    case "paused":
+      return "paused";
+    default:
+      return `connecting to ${c.backendUrl ?? "the backend"}`;
+  }
+}
+
+export const command: CommandSpec = {
+  name: "status",
+  summary: "Connection and service status",
+  usage: "gatehouse status [--json]",
+  async run(args, ctx) {
+    let values: { json?: boolean };
+    try {
+      ({ values } = parseArgs({ args, options: { json: { type: "boolean" } }, strict: true }));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const report = await gather(ctx);
+    if (values.json) {
+      printJson(ctx, report);
+      return 0;
+    }
+    printLine(ctx, `Gatehouse home ${report.home}`);
+    printLine(
+      ctx,
+      `Runner:     ${report.runner.serving ? `serving (version ${report.runner.version}, UI ${report.runner.ui ? "attached" : "not attached"})` : `not serving (${report.runner.reason})`}`,
+    );
+    printLine(ctx, `Connection: ${describeConnection(report)}`);
+    printLine(
+      ctx,
+      report.device.ok
+        ? `Device:     ${report.device.deviceId} (${report.device.deviceName}), backend ${report.device.backendUrl ?? "not configured"}`
+        : `Device:     ${report.device.error}`,
+    );
+    printLine(
+      ctx,
+      `Token:      ${report.token.error ? `unreadable: ${report.token.error}` : report.token.source ? TOKEN_TEXT[report.token.source] : "none (run `gatehouse login`)"}`,
+    );
+    const a = report.approvals;
+    printLine(
+      ctx,
+      `Approvals:  ${a.path}: ${a.status === "ok" ? `ok ${JSON.stringify(a.defaults)}` : a.status === "missing" ? "missing (built-in: deny everything; run `gatehouse init`)" : `invalid (${a.error}); everything is denied until it is fixed`}`,
+    );
+    return 0;
+  },
+};

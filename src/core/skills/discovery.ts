@@ -64,7 +64,11 @@ async function readDir(dir: string): Promise<{ entries: Dirent[] } | { error: st
  * Scans one root. `allowSystem` lets a `.system` folder directly under the root through (the Codex
  * root, where Codex keeps its bundled skills).
  */
-export async function scanRoot(root: string, options: { allowSystem?: boolean } = {}): Promise<RootScan> {
+export async function scanRoot(
+  root: string,
+  options: { allowSystem?: boolean; limit?: number } = {},
+): Promise<RootScan> {
+  const limit = options.limit ?? SKILL_FOLDER_LIMIT;
   let realRoot: string;
   try {
     realRoot = await fs.realpath(root);
@@ -163,7 +167,7 @@ export async function scanRoot(root: string, options: { allowSystem?: boolean } 
   };
 
   const push = (folder: FoundFolder): boolean => {
-    if (folders.length >= SKILL_FOLDER_LIMIT) {
+    if (folders.length >= limit) {
       overLimit = true;
       return false;
     }
@@ -175,7 +179,7 @@ export async function scanRoot(root: string, options: { allowSystem?: boolean } 
   return {
     exists: true,
     realpath: realRoot,
-    error: overLimit ? `too many skill folders (limit ${SKILL_FOLDER_LIMIT})` : null,
+    error: overLimit ? `too many skill folders (limit ${limit})` : null,
     folders,
   };
 }
