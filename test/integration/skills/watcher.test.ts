@@ -130,14 +130,22 @@ describe("watching skill roots", () => {
     const install = path.join(f.H, ".claude/plugins/cache/mp/helper/1.0.0");
     await f.skill(path.join(install, "skills/plugged"), { name: "plugged", description: "From a plugin" });
     const seen = bumps.length;
-    await f.write(path.join(f.H, ".claude/settings.json"), JSON.stringify({ enabledPlugins: { "helper@mp": true } }));
+    await f.write(
+      path.join(f.H, ".claude/settings.json"),
+      JSON.stringify({ enabledPlugins: { "helper@mp": true } }),
+    );
     await f.write(
       path.join(f.H, ".claude/plugins/installed_plugins.json"),
       JSON.stringify({ version: 2, plugins: { "helper@mp": [{ scope: "user", installPath: install }] } }),
     );
-    await waitFor(() => bumps.length > seen, { what: "a bump after the plugin registry changed", timeoutMs: 5000 });
+    await waitFor(() => bumps.length > seen, {
+      what: "a bump after the plugin registry changed",
+      timeoutMs: 5000,
+    });
     const catalogue = await e.buildCatalogue({});
-    expect(catalogue.skills.map((s) => [s.name, s.source, s.offered])).toEqual([["plugged", "plugin:helper@mp", true]]);
+    expect(catalogue.skills.map((s) => [s.name, s.source, s.offered])).toEqual([
+      ["plugged", "plugin:helper@mp", true],
+    ]);
   });
 
   it("a capability sync that finishes bumps at once through notifyExternalChange", async () => {
