@@ -81,6 +81,8 @@ export function repoKeyFromUrl(url: string, options: RepoKeyOptions = {}): RepoK
       }
     }
     if (!REMOTE_SCHEMES.has(scheme) || !parsed.hostname) return { ok: false };
+    // URL parsing would collapse `..`; a key never depends on it.
+    if (/(^|\/)(\.|%2e){2}(\/|$)/i.test(text.slice(scheme.length + 3))) return { ok: false };
     let repoPath: string;
     try {
       repoPath = decodeURIComponent(parsed.pathname);

@@ -42,9 +42,11 @@ export async function makeWorkdirFixture(extraEnv: Record<string, string> = {}):
   await fs.writeFile(p("Projects", "notes.txt"), "notes\n");
   await fs.mkdir(p("Outside"), { recursive: true });
   await fs.mkdir(p(".ssh"), { recursive: true, mode: 0o700 });
-  await fs.symlink(p("Projects", "foo"), p("Projects", "link-in"));
-  await fs.symlink(p("Outside"), p("Projects", "link-out"));
-  await fs.symlink(p(".ssh"), p("Projects", "link-ssh"));
+  // Windows: junctions need no special privilege, unlike directory symlinks.
+  const linkType = process.platform === "win32" ? "junction" : undefined;
+  await fs.symlink(p("Projects", "foo"), p("Projects", "link-in"), linkType);
+  await fs.symlink(p("Outside"), p("Projects", "link-out"), linkType);
+  await fs.symlink(p(".ssh"), p("Projects", "link-ssh"), linkType);
   await fs.mkdir(p("Projects-evil", "x"), { recursive: true });
   await fs.mkdir(p("Work", "app"), { recursive: true });
   await writeWidgetRepo(p("Projects", "widget"), "git@github.com:acme/widget.git");
