@@ -22,7 +22,10 @@ async function pair(): Promise<{ asked: RunningGatehouse; forwarding: RunningGat
   const asked = await startGatehouse();
   running.push(asked);
   asked.services.broker.attachUi();
-  const presenter = createAskViaPresenter({ target: askViaPaths(asked.t.paths.executorHome, asked.t.env), logger: silentLogger });
+  const presenter = createAskViaPresenter({
+    target: askViaPaths(asked.t.paths.executorHome, asked.t.env),
+    logger: silentLogger,
+  });
   const forwarding = await startGatehouse({ presenter });
   running.push(forwarding);
   return { asked, forwarding };
@@ -32,13 +35,27 @@ describe("ask-via presenter", () => {
   it("forwards a prompt to the Gatehouse of another home and maps the person's answer back", async () => {
     const { asked, forwarding } = await pair();
     const client = await forwarding.client();
-    const pending = client.request("approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp", agentId: "claude-code" });
-    const [prompt] = await waitFor(() => (asked.services.broker.list().length ? asked.services.broker.list() : null), {
-      what: "the forwarded prompt",
+    const pending = client.request("approval.request", {
+      argv: ["rm", "-rf", "build"],
+      cwd: "/tmp",
+      agentId: "claude-code",
     });
-    expect(prompt).toMatchObject({ agentId: "claude-code", source: "ask-via:socket", command: { argv: ["rm", "-rf", "build"] } });
+    const [prompt] = await waitFor(
+      () => (asked.services.broker.list().length ? asked.services.broker.list() : null),
+      {
+        what: "the forwarded prompt",
+      },
+    );
+    expect(prompt).toMatchObject({
+      agentId: "claude-code",
+      source: "ask-via:socket",
+      command: { argv: ["rm", "-rf", "build"] },
+    });
     asked.services.broker.decide(prompt!.id, { decision: "allow-once" });
-    expect(await pending).toMatchObject({ status: "ok", body: { decision: "allow-once", decidedBy: "user" } });
+    expect(await pending).toMatchObject({
+      status: "ok",
+      body: { decision: "allow-once", decidedBy: "user" },
+    });
   });
 
   it("withdraws the forwarded prompt when the original requester goes away", async () => {
@@ -47,17 +64,24 @@ describe("ask-via presenter", () => {
     void client.request("approval.request", { argv: ["rm", "x"], cwd: "/tmp" });
     await waitFor(() => asked.services.broker.list().length === 1);
     client.close();
-    await waitFor(() => asked.services.broker.list().length === 0, { what: "the forwarded prompt to be withdrawn" });
+    await waitFor(() => asked.services.broker.list().length === 0, {
+      what: "the forwarded prompt to be withdrawn",
+    });
   });
 
   it("lets this home's askFallback decide when the other Gatehouse is not running", async () => {
     const other = await makeTempHome("gh-other-");
     homes.push(other);
     await writePolicy(other.paths);
-    const presenter = createAskViaPresenter({ target: askViaPaths(other.paths.executorHome, other.env), logger: silentLogger });
+    const presenter = createAskViaPresenter({
+      target: askViaPaths(other.paths.executorHome, other.env),
+      logger: silentLogger,
+    });
     const forwarding = await startGatehouse({ presenter });
     running.push(forwarding);
-    const result = await (await forwarding.client()).request("approval.request", { argv: ["rm", "x"], cwd: "/tmp" });
+    const result = await (
+      await forwarding.client()
+    ).request("approval.request", { argv: ["rm", "x"], cwd: "/tmp" });
     expect(result).toMatchObject({ status: "ok", body: { decision: "timeout", decidedBy: "fallback" } });
   });
 
@@ -70,7 +94,9 @@ describe("ask-via presenter", () => {
     await writePolicy(t.paths);
     serve = await startServe(t.env, ["--ask-via", asked.t.paths.executorHome]);
     const pending = requestOnce(t.paths, "approval.request", { argv: ["rm", "y"], cwd: "/tmp" });
-    const [prompt] = await waitFor(() => (asked.services.broker.list().length ? asked.services.broker.list() : null));
+    const [prompt] = await waitFor(() =>
+      asked.services.broker.list().length ? asked.services.broker.list() : null,
+    );
     asked.services.broker.decide(prompt!.id, { decision: "deny" });
     expect(await pending).toMatchObject({ status: "ok", body: { decision: "deny", decidedBy: "user" } });
   });

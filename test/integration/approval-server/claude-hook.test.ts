@@ -30,7 +30,10 @@ beforeEach(async () => {
   t = await makeTempHome("gh-claude-");
   marker = path.join(t.home, "marker");
   api = await startScriptedAnthropic(
-    toolThenText({ name: "Bash", input: { command: `touch ${marker}`, description: "Create the marker" } }, "All done."),
+    toolThenText(
+      { name: "Bash", input: { command: `touch ${marker}`, description: "Create the marker" } },
+      "All done.",
+    ),
   );
 });
 afterEach(async () => {
@@ -56,7 +59,13 @@ async function runClaude(): Promise<{ code: number | null; lines: StreamLine[]; 
         PreToolUse: [
           {
             matcher: "Bash",
-            hooks: [{ type: "command", command: `"${process.execPath}" "${GATEHOUSE_BIN}" hook claude`, timeout: 130 }],
+            hooks: [
+              {
+                type: "command",
+                command: `"${process.execPath}" "${GATEHOUSE_BIN}" hook claude`,
+                timeout: 130,
+              },
+            ],
           },
         ],
       },
@@ -72,7 +81,17 @@ async function runClaude(): Promise<{ code: number | null; lines: StreamLine[]; 
   };
   const child = spawn(
     CLAUDE,
-    ["-p", "Create the marker file.", "--output-format", "stream-json", "--verbose", "--settings", settings, "--allowedTools", "Bash"],
+    [
+      "-p",
+      "Create the marker file.",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--settings",
+      settings,
+      "--allowedTools",
+      "Bash",
+    ],
     { cwd: t.home, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
@@ -117,9 +136,17 @@ describe("Claude Code with the Gatehouse hook", () => {
     expect(JSON.stringify(transcriptResult!.content)).toContain("Gatehouse got no approval in time");
     expect(run.lines.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "All done." });
 
-    const audit = (await fs.readFile(t.paths.audit, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const audit = (await fs.readFile(t.paths.audit, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(audit).toEqual([
-      expect.objectContaining({ agentId: "claude-code", source: "claude-hook", command: `touch ${marker}`, decision: "timeout" }),
+      expect.objectContaining({
+        agentId: "claude-code",
+        source: "claude-hook",
+        command: `touch ${marker}`,
+        decision: "timeout",
+      }),
     ]);
     expect(String(audit[0]!.sessionKey)).toMatch(/^claude:[0-9a-f-]{36}$/);
   });

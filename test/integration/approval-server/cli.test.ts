@@ -1,9 +1,11 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { requestOnce } from "../../../src/approval-server/client.js";
-import { runCli } from "../../support/cli.js";
+import { GATEHOUSE_BIN, runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+import { waitFor } from "../../support/wait-for.js";
 import { realExecutable, writePolicy } from "./fixtures.js";
 import { errorCode, makeDeadSocket, RawConnection, signedFrame } from "./raw-socket.js";
 import { spawnServe, startServe, type ServeProcess } from "./serve-process.js";
@@ -86,7 +88,10 @@ describe("gatehouse ask", () => {
     await writePolicy(t.paths, { allow: [echo], agents: { locked: { security: "deny" } } });
     const unavailable = await runCli(["ask", "--json", "--", "echo", "hi"], { env: t.env });
     expect(unavailable.code).toBe(2);
-    expect(unavailable.json()).toMatchObject({ status: "unavailable", reason: expect.stringContaining("not running") });
+    expect(unavailable.json()).toMatchObject({
+      status: "unavailable",
+      reason: expect.stringContaining("not running"),
+    });
     await serve();
     const allowed = await runCli(["ask", "--", "echo", "hi"], { env: t.env });
     expect(allowed.code).toBe(0);
@@ -98,11 +103,17 @@ describe("gatehouse ask", () => {
   it("prints the decision with --json", async () => {
     await writePolicy(t.paths, { allow: [realExecutable("echo")] });
     await serve();
-    const denied = await runCli(["ask", "--json", "--shell", "--cwd", t.home, "--", "echo hi > out.txt"], { env: t.env });
+    const denied = await runCli(["ask", "--json", "--shell", "--cwd", t.home, "--", "echo hi > out.txt"], {
+      env: t.env,
+    });
     expect(denied.code).toBe(1);
     expect(denied.json()).toEqual({ decision: "timeout", decidedBy: "fallback", reason: expect.any(String) });
     const allowed = await runCli(["ask", "--json", "--", "echo", "hi"], { env: t.env });
-    expect(allowed.json()).toEqual({ decision: "allow-once", decidedBy: expect.stringMatching(/^rule:/), reason: "allowlist" });
+    expect(allowed.json()).toEqual({
+      decision: "allow-once",
+      decidedBy: expect.stringMatching(/^rule:/),
+      reason: "allowlist",
+    });
   });
 
   it("rejects a command line without a command", async () => {
@@ -116,7 +127,9 @@ describe("gatehouse socket rotate-token", () => {
   it("gives a new token; a running server refuses the old one from then on", async () => {
     await writePolicy(t.paths);
     await serve();
-    const oldToken = (JSON.parse(await fs.readFile(t.paths.approvals, "utf8")) as { socket: { token: string } }).socket.token;
+    const oldToken = (
+      JSON.parse(await fs.readFile(t.paths.approvals, "utf8")) as { socket: { token: string } }
+    ).socket.token;
     const rotated = await runCli(["socket", "rotate-token", "--json"], { env: t.env });
     expect(rotated.code).toBe(0);
     expect(rotated.json()).toEqual({ rotated: true, path: t.paths.approvals });
@@ -150,7 +163,10 @@ describe("gatehouse hook claude", () => {
     });
 
   it("lets other tools through silently", async () => {
-    const result = await runCli(["hook", "claude"], { env: t.env, input: JSON.stringify({ tool_name: "Read", tool_input: { file_path: "/x" } }) });
+    const result = await runCli(["hook", "claude"], {
+      env: t.env,
+      input: JSON.stringify({ tool_name: "Read", tool_input: { file_path: "/x" } }),
+    });
     expect(result).toMatchObject({ code: 0, stdout: "" });
   });
 
@@ -159,11 +175,18 @@ describe("gatehouse hook claude", () => {
     await serve();
     const allowed = await runCli(["hook", "claude"], { env: t.env, input: hookInput("echo hi") });
     expect(allowed.json()).toEqual({
-      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: expect.stringContaining("allowed") },
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "allow",
+        permissionDecisionReason: expect.stringContaining("allowed"),
+      },
     });
     const denied = await runCli(["hook", "claude"], { env: t.env, input: hookInput("rm -rf build") });
     expect(denied.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
-    const audit = (await fs.readFile(t.paths.audit, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const audit = (await fs.readFile(t.paths.audit, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(audit.map((a) => [a.agentId, a.sessionKey, a.source])).toEqual([
       ["claude-code", "claude:s-1", "claude-hook"],
       ["claude-code", "claude:s-1", "claude-hook"],
@@ -173,9 +196,24 @@ describe("gatehouse hook claude", () => {
   it("uses task:<id> as the session inside a Gatehouse task, and --agent", async () => {
     await writePolicy(t.paths);
     await serve();
-    await runCli(["hook", "claude", "--agent", "claude-2"], { env: { ...t.env, GATEHOUSE_TASK_ID: "42" }, input: hookInput("rm x") });
+    await runCli(["hook", "claude", "--agent", "claude-2"], {
+      env: { ...t.env, GATEHOUSE_TASK_ID: "42" },
+      input: hookInput("rm x"),
+    });
     const audit = JSON.parse((await fs.readFile(t.paths.audit, "utf8")).trim()) as Record<string, unknown>;
     expect([audit.agentId, audit.sessionKey]).toEqual(["claude-2", "task:42"]);
+  });
+
+  it("takes the agent id from hook.claudeAgentId in the settings", async () => {
+    await writePolicy(t.paths);
+    await fs.writeFile(
+      t.paths.settings,
+      JSON.stringify({ version: 1, hook: { claudeAgentId: "claude-work" } }),
+    );
+    await serve();
+    await runCli(["hook", "claude"], { env: t.env, input: hookInput("rm x") });
+    const audit = JSON.parse((await fs.readFile(t.paths.audit, "utf8")).trim()) as Record<string, unknown>;
+    expect(audit.agentId).toBe("claude-work");
   });
 
   it("applies askFallback itself when no Gatehouse is running, and says so", async () => {
@@ -196,5 +234,37 @@ describe("gatehouse hook claude", () => {
     const result = await runCli(["hook", "claude"], { env: t.env, input: "not json" });
     expect(result.code).toBe(0);
     expect(result.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+  });
+});
+
+describe("gatehouse serve --prompt tty", () => {
+  it("asks the person at the terminal and answers the request with their choice", async () => {
+    await writePolicy(t.paths);
+    // `script` gives the runner a real pseudo-terminal on stdin.
+    const command = [process.execPath, GATEHOUSE_BIN, "serve", "--prompt", "tty"]
+      .map((w) => `'${w}'`)
+      .join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      env: t.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let screen = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    try {
+      await waitFor(() => screen.includes("Gatehouse is serving"), { what: "the runner", timeoutMs: 20_000 });
+      const pending = requestOnce(t.paths, "approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp" });
+      await waitFor(() => screen.includes("[d] deny"), { what: "the prompt on the terminal" });
+      expect(screen).toContain("command  rm -rf build");
+      expect(screen).toContain("askFallback=deny decides");
+      child.stdin.write("o\r");
+      expect(await pending).toMatchObject({
+        status: "ok",
+        body: { decision: "allow-once", decidedBy: "user" },
+      });
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 });

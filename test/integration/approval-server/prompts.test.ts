@@ -24,8 +24,12 @@ describe("prompts over the approval socket", () => {
   });
 
   it("with no presenter and askFallback=full, askFallback allows", async () => {
-    g = await startGatehouse({ policy: { defaults: { security: "allowlist", ask: "on-miss", askFallback: "full" } } });
-    const result = await (await g.client()).request("approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp" });
+    g = await startGatehouse({
+      policy: { defaults: { security: "allowlist", ask: "on-miss", askFallback: "full" } },
+    });
+    const result = await (
+      await g.client()
+    ).request("approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp" });
     expect(result).toMatchObject({ status: "ok", body: { decision: "allow-once", decidedBy: "fallback" } });
   });
 
@@ -33,9 +37,22 @@ describe("prompts over the approval socket", () => {
     g = await startGatehouse();
     g.services.broker.attachUi();
     const client = await g.client();
-    const pending = client.request("approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp", reason: "clean up" });
-    const [prompt] = await waitFor(() => (g!.services.broker.list().length ? g!.services.broker.list() : null), { what: "a prompt" });
-    expect(prompt).toMatchObject({ agentId: "local", sessionKey: "local", source: "socket", reason: "clean up", cwd: "/tmp" });
+    const pending = client.request("approval.request", {
+      argv: ["rm", "-rf", "build"],
+      cwd: "/tmp",
+      reason: "clean up",
+    });
+    const [prompt] = await waitFor(
+      () => (g!.services.broker.list().length ? g!.services.broker.list() : null),
+      { what: "a prompt" },
+    );
+    expect(prompt).toMatchObject({
+      agentId: "local",
+      sessionKey: "local",
+      source: "socket",
+      reason: "clean up",
+      cwd: "/tmp",
+    });
     expect(prompt!.explanation.outcome).toBe("prompt");
     g.services.broker.decide(prompt!.id, { decision: "deny" });
     expect(await pending).toMatchObject({ status: "ok", body: { decision: "deny", decidedBy: "user" } });
@@ -47,15 +64,27 @@ describe("prompts over the approval socket", () => {
     const client = await g.client();
     const touch = realExecutable("touch");
     const pending = client.request("approval.request", { argv: ["touch", "x"], cwd: "/tmp" });
-    const [prompt] = await waitFor(() => (g!.services.broker.list().length ? g!.services.broker.list() : null));
+    const [prompt] = await waitFor(() =>
+      g!.services.broker.list().length ? g!.services.broker.list() : null,
+    );
     expect(prompt!.explanation.proposedEntries).toEqual([expect.objectContaining({ pattern: touch })]);
-    g.services.broker.decide(prompt!.id, { decision: "allow-always", entries: prompt!.explanation.proposedEntries });
+    g.services.broker.decide(prompt!.id, {
+      decision: "allow-always",
+      entries: prompt!.explanation.proposedEntries,
+    });
     const result = await pending;
     expect(result).toMatchObject({ status: "ok", body: { decision: "allow-always", decidedBy: "user" } });
-    expect(result.status === "ok" && result.body.savedEntries).toEqual([expect.objectContaining({ pattern: touch, source: "allow-always" })]);
-    expect(approvalsFile().agents.local?.allowlist).toEqual([expect.objectContaining({ pattern: touch, source: "allow-always" })]);
+    expect(result.status === "ok" && result.body.savedEntries).toEqual([
+      expect.objectContaining({ pattern: touch, source: "allow-always" }),
+    ]);
+    expect(approvalsFile().agents.local?.allowlist).toEqual([
+      expect.objectContaining({ pattern: touch, source: "allow-always" }),
+    ]);
     const again = await client.request("approval.request", { argv: ["touch", "y"], cwd: "/tmp" });
-    expect(again).toMatchObject({ status: "ok", body: { decision: "allow-once", decidedBy: expect.stringMatching(/^rule:/) } });
+    expect(again).toMatchObject({
+      status: "ok",
+      body: { decision: "allow-once", decidedBy: expect.stringMatching(/^rule:/) },
+    });
   });
 
   it("coalesces the same pending request from two clients onto one prompt and answers both", async () => {
@@ -96,19 +125,25 @@ describe("prompts over the approval socket", () => {
     g = await startGatehouse({ policy: { allow: [echo] } });
     g.services.broker.attachUi();
     const client = await g.client();
-    const waiting = Array.from({ length: 32 }, (_, i) => client.request("approval.request", { argv: ["rm", String(i)], cwd: "/tmp" }));
+    const waiting = Array.from({ length: 32 }, (_, i) =>
+      client.request("approval.request", { argv: ["rm", String(i)], cwd: "/tmp" }),
+    );
     await waitFor(() => g!.services.broker.list().length === 32, { what: "32 pending prompts" });
-    expect(await client.request("approval.request", { argv: ["rm", "one-more"], cwd: "/tmp" })).toMatchObject({
-      status: "error",
-      code: "busy",
-      signed: true,
-    });
+    expect(await client.request("approval.request", { argv: ["rm", "one-more"], cwd: "/tmp" })).toMatchObject(
+      {
+        status: "error",
+        code: "busy",
+        signed: true,
+      },
+    );
     expect(await client.request("approval.request", { argv: ["echo", "hi"], cwd: "/tmp" })).toMatchObject({
       status: "ok",
       body: { decision: "allow-once" },
     });
     for (const prompt of g.services.broker.list()) g.services.broker.decide(prompt.id, { decision: "deny" });
-    expect((await Promise.all(waiting)).every((r) => r.status === "ok" && r.body.decision === "deny")).toBe(true);
+    expect((await Promise.all(waiting)).every((r) => r.status === "ok" && r.body.decision === "deny")).toBe(
+      true,
+    );
   });
 
   it("lets askFallback decide a pending prompt when the UI detaches", async () => {
@@ -124,7 +159,9 @@ describe("prompts over the approval socket", () => {
   it("resolves a prompt nobody answers by askFallback when its timeout passes", async () => {
     g = await startGatehouse();
     g.services.broker.attachUi();
-    const result = await (await g.client()).request("approval.request", { argv: ["rm", "x"], cwd: "/tmp", timeoutMs: 300 });
+    const result = await (
+      await g.client()
+    ).request("approval.request", { argv: ["rm", "x"], cwd: "/tmp", timeoutMs: 300 });
     expect(result).toMatchObject({ body: { decision: "timeout", decidedBy: "fallback" } });
     expect(g.services.broker.list()).toEqual([]);
   });

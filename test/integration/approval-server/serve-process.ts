@@ -14,7 +14,11 @@ export interface ServeProcess {
 }
 
 export function spawnServe(env: Record<string, string>, args: string[] = []): ServeProcess {
-  const child = spawn(process.execPath, [GATEHOUSE_BIN, "serve", ...args], { env, cwd: REPO_ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [GATEHOUSE_BIN, "serve", ...args], {
+    env,
+    cwd: REPO_ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));

@@ -53,6 +53,7 @@ describe("prompt broker", () => {
     const other = broker.request(makePrompt({ command: { command: "make" }, cwd: "/elsewhere" }));
     expect(broker.list()).toHaveLength(2);
     const [shared] = broker.list();
+    expect(broker.waitingOn(shared!.id)).toBe(2);
     broker.decide(shared!.id, { decision: "allow-once" });
     await expect(one).resolves.toEqual({ decision: "allow-once" });
     await expect(two).resolves.toEqual({ decision: "allow-once" });
