@@ -149,6 +149,25 @@ export class BindingsStore {
     return dropped ?? 0;
   }
 
+  /**
+   * Removes temp files a killed writer left next to the file (`.<name>.gatehouse-<random>`), once
+   * they are older than `olderThanMs` so a live writer's temp file is never touched.
+   */
+  async removeLeftoverTemps(olderThanMs = 10 * 60 * 1000): Promise<number> {
+    const dir = path.dirname(this.file);
+    const prefix = `.${path.basename(this.file)}.gatehouse-`;
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names.filter((n) => n.startsWith(prefix))) {
+      const full = path.join(dir, name);
+      const stat = await fs.lstat(full).catch(() => null);
+      if (!stat?.isFile() || this.options.now() - stat.mtimeMs < olderThanMs) continue;
+      await fs.rm(full, { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+
   private async readLocked(): Promise<WorkdirBindingsFile> {
     const result = await readJsonFile(this.file, WorkdirBindingsFileSchema);
     if (result.status === "ok") return result.value;

@@ -120,7 +120,7 @@ export class WorkdirService {
     });
   }
 
-  /** Creates W (0700), loads the roots and drops bindings unused for 90 days. */
+  /** Creates W (0700), loads the roots, drops bindings unused for 90 days and a killed writer's temp files. */
   async init(): Promise<void> {
     const config = await readDeviceConfigFields(this.paths.deviceConfig);
     this.device ??= deviceIdFrom(this.env, config);
@@ -139,6 +139,7 @@ export class WorkdirService {
         this.logger.warn(`LOCAL_WORKDIR_ALLOWED_ROOTS item "${info.given}" refused: ${info.reason}`);
       }
     }
+    await this.store.removeLeftoverTemps();
     const dropped = await this.store.dropStale();
     if (dropped) this.logger.info("dropped task bindings unused for 90 days", { count: dropped });
   }

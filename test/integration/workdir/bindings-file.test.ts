@@ -43,6 +43,13 @@ async function writeBindings(tasks: TaskBinding[]): Promise<void> {
   });
 }
 
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
   await new Promise((resolve) => child.on("exit", resolve));
@@ -81,11 +88,17 @@ describe("the bindings file", () => {
       `${fx.paths.workdirBindings}.lock`,
       `${await deadPid()}\n${(await import("node:os")).hostname()}\n`,
     );
+    const temp = path.join(fx.E, ".workdir-bindings.json.gatehouse-0123456789ab");
     const service = await fx.service();
     expect(await fs.readFile(fx.paths.workdirBindings, "utf8")).toBe(before);
     expect((await service.bindings()).map((b) => b.task_id)).toEqual(["old"]);
     await service.resolveForTask({ taskId: "t1" });
     expect((await service.bindings()).map((b) => b.task_id).sort()).toEqual(["old", "t1"]);
+    // A fresh temp file may belong to a live writer: kept. Once it is old, the next start-up removes it.
+    expect(await exists(temp)).toBe(true);
+    fx.clock.t = Date.now() + 11 * 60 * 1000;
+    await fx.service();
+    expect(await exists(temp)).toBe(false);
   });
 
   it("38: writers SIGKILLed in the middle of a write loop leave the old or the new content, never a partial file", async () => {
