@@ -3,7 +3,7 @@
 // (`approval.request`, `exec.run`) and the backend's `device:execute_command`: policy → prompt or
 // askFallback → spawn → usage bookkeeping → events → audit log, with who decided.
 import { randomBytes } from "node:crypto";
-import type { ApprovalsStore } from "../core/approvals/index.js";
+import type { ApprovalsState, ApprovalsStore } from "../core/approvals/index.js";
 import type { Logger } from "../core/log.js";
 import { explainCommand, fallbackDecision } from "../core/policy/index.js";
 import type {
@@ -80,6 +80,12 @@ export interface GateDeps {
   onEvent?: (event: ExecEvent) => void;
   recheckCwd?: RunSpec["recheckCwd"];
   platform?: NodeJS.Platform;
+  /**
+   * Receives work the result need not wait for (the run's audit line, lastUsed* notes of unlimited
+   * entries), so a service can await it at shutdown. Without a sink the gate awaits it itself.
+   * Such work never rejects (failures are logged).
+   */
+  background?: (work: Promise<void>) => void;
 }
 
 export interface GateDecision {
@@ -203,6 +209,8 @@ async function askPerson(
 
 interface Decided extends GateDecision {
   childEnv: Record<string, string>;
+  /** A matched entry has a use limit: its count must land before the next request is decided. */
+  countsUses: boolean;
   /** The decision's audit line, still being written (gateAndRun spawns meanwhile). */
   audited: Promise<void>;
 }
@@ -334,7 +342,15 @@ async function decide(req: GateRequest, deps: GateDeps, promptBudgetMs?: number)
       reason: result.reason,
     });
   }
-  return { ...result, childEnv, audited };
+  return { ...result, childEnv, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+}
+
+function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation): boolean {
+  if (approvals.status !== "ok" || !explanation.allowlistSatisfied) return false;
+  const matched = new Set(explanation.matchedEntryIds);
+  return Object.values(approvals.file.agents).some((agent) =>
+    (agent.allowlist ?? []).some((entry) => matched.has(entry.id) && typeof entry.usesLeft === "number"),
+  );
 }
 
 function auditBase(req: GateRequest, runId: string, command: string, ts: number) {
@@ -352,7 +368,7 @@ function auditBase(req: GateRequest, runId: string, command: string, ts: number)
 
 /** Decides without running (`approval.request`): policy, then a person or askFallback. Audited. */
 export async function decideCommand(req: GateRequest, deps: GateDeps): Promise<GateDecision> {
-  const { childEnv: _env, audited, ...decision } = await decide(req, deps);
+  const { childEnv: _env, audited, countsUses: _counts, ...decision } = await decide(req, deps);
   await audited;
   return decision;
 }
@@ -368,7 +384,7 @@ function describeRun(run: RunResult, timeoutMs: number | undefined): string {
 /** Decides and, when allowed, runs (`gatehouse exec`, `exec.run`, `device:execute_command`). */
 export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<GateRunResult> {
   const startedAt = deps.now();
-  const { childEnv, audited, ...decision } = await decide(req, deps, req.budgetMs);
+  const { childEnv, audited, countsUses, ...decision } = await decide(req, deps, req.budgetMs);
   const notRun = (extra: Partial<RunResult> = {}): RunResult => ({
     exitCode: null,
     signal: null,
@@ -426,7 +442,11 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
       },
       {
         onSpawn: () => {
-          bookkeeping = recordUse(req, decision.explanation, deps);
+          // A use limit is enforced, so its count is awaited; lastUsed* alone is a note for the
+          // editor and is written in the background (it costs a locked, fsynced rewrite of the file).
+          const pending = recordUse(req, decision.explanation, deps);
+          if (countsUses || !deps.background) bookkeeping = pending;
+          else deps.background(pending);
         },
         onOutput: (stream, chunk) => {
           tail?.push(chunk);
@@ -448,9 +468,8 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
     output: tail?.text() ?? "",
     ...(run.spawnError ? { error: run.spawnError } : {}),
   });
-  await Promise.all([
-    audited,
-    bookkeeping,
+  const runLine = audited.then(() =>
+    // after the decision line, which was being written while the command ran
     writeAudit(deps, {
       ...auditBase(req, decision.runId, command, deps.now()),
       cwd: run.cwd,
@@ -464,7 +483,11 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
       signal: run.signal,
       truncated: run.truncated,
     }),
-  ]);
+  );
+  // The run line waits for nobody: with a background sink the result goes out while it is written.
+  if (deps.background) deps.background(runLine);
+  else await runLine;
+  await bookkeeping;
   return { ...decision, ...run };
 }
 

@@ -127,6 +127,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const cancel = () => controller.abort();
   const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const signal of signals) process.on(signal, cancel);
+  const background: Promise<void>[] = [];
   let result: GateRunResult;
   try {
     result = await gateAndRun(
@@ -154,6 +155,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
         home: ctx.paths.home,
         now: Date.now,
         logger: ctx.logger,
+        background: (work) => background.push(work),
       },
     );
   } finally {
@@ -183,6 +185,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   } else {
     reportForPeople(ctx, result, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
+  await Promise.all(background); // usage notes for the allowlist editor, after the result is out
   if (controller.signal.aborted && isAllowed(result.decision)) return 130;
   return exitStatusOf(result);
 }

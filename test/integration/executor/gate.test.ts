@@ -355,6 +355,23 @@ describe("the gate: bookkeeping, audit and events", () => {
     expect(third).toMatchObject({ decision: "timeout", decidedBy: "fallback" });
   });
 
+  it("records the last use of an unlimited entry without holding up the result", async () => {
+    const [entry] = await policy({ security: "allowlist", ask: "on-miss" }, [{ name: "printf" }]);
+    const work: Promise<void>[] = [];
+    const result = await gateAndRun(
+      request({ command: { argv: ["printf", "%s", "x"] } }),
+      deps({ background: (p) => work.push(p) }),
+    );
+    expect(result.decision).toBe("allow-once");
+    expect(work.length).toBeGreaterThan(0);
+    await Promise.all(work);
+    expect(await entryOnDisk(entry?.id ?? "")).toMatchObject({
+      lastUsedCommand: "printf %s x",
+      lastResolvedPath: await realExecutable("printf"),
+    });
+    expect((await entryOnDisk(entry?.id ?? ""))?.usesLeft ?? null).toBeNull();
+  });
+
   it("writes a decision line and a run line with who decided", async () => {
     const [entry] = await policy({ security: "allowlist", ask: "on-miss" }, [{ name: "printf" }]);
     const result = await gateAndRun(

@@ -1,0 +1,245 @@
+// exec.overhead and exec.flood (bench.md). Each measures its baseline in the same run, interleaved with
+// the measured runs so that load on a shared machine hits both alike.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { ApprovalsStore } from "../../src/core/approvals/index.js";
+import { silentLogger } from "../../src/core/log.js";
+import { resolvePaths } from "../../src/core/paths.js";
+import { AuditLog } from "../../src/executor/audit-log.js";
+import { gateAndRun, type GateDeps, type GateRunRequest } from "../../src/executor/gate.js";
+import { percentile, round, type Benchmark, type BenchResult } from "./harness.js";
+
+const OVERHEAD_RUNS = 400;
+const OVERHEAD_WARMUP = 40;
+const FLOOD_BYTES = 1024 * 1024 * 1024;
+const FLOOD_ROUNDS = 3;
+const MiB = 1024 * 1024;
+
+/** The checkout's root (this file runs from dist/test/bench). */
+function repoRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "package.json")) || path.basename(dir) === "dist")
+    dir = path.dirname(dir);
+  return dir;
+}
+
+async function realPathOf(name: string): Promise<string> {
+  for (const dir of (process.env.PATH ?? "/usr/bin:/bin").split(path.delimiter)) {
+    try {
+      const candidate = path.join(dir, name);
+      await fs.access(candidate, fs.constants.X_OK);
+      return await fs.realpath(candidate);
+    } catch {
+      // next folder
+    }
+  }
+  throw new Error(`${name} not found on PATH`);
+}
+
+interface Home {
+  home: string;
+  env: Record<string, string>;
+  deps: GateDeps;
+  cleanup(): Promise<void>;
+}
+
+async function makeHome(
+  entries: string[],
+  settings: { security: "allowlist" | "full"; ask: "off" },
+): Promise<Home> {
+  const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gh-exec-bench-")));
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
+  const paths = resolvePaths(env);
+  const approvals = new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
+  await approvals.ensure();
+  await approvals.setAgentSettings("defaults", settings);
+  for (const name of entries) await approvals.addEntry("*", { pattern: await realPathOf(name) });
+  const background: Promise<void>[] = [];
+  return {
+    home,
+    env,
+    deps: {
+      approvals,
+      audit: new AuditLog({ path: paths.audit }),
+      prompt: null,
+      baseEnv: env,
+      home,
+      now: Date.now,
+      logger: silentLogger,
+      // As a service would: usage notes are written after the result, awaited before shutdown.
+      background: (work) => background.push(work),
+    },
+    cleanup: async () => {
+      await Promise.all(background);
+      await fs.rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+function spawnAndWait(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code ?? -1));
+  });
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+async function overhead(): Promise<BenchResult> {
+  // The common case: allowlist mode, `true` covered by a rule, so the run also does the usage
+  // bookkeeping (a locked rewrite of the approvals file) and two audit lines.
+  const h = await makeHome(["true"], { security: "allowlist", ask: "off" });
+  const full = await makeHome([], { security: "full", ask: "off" });
+  const request = (cwd: string): GateRunRequest => ({
+    command: { argv: ["true"] },
+    agentId: "bench",
+    sessionKey: "bench",
+    source: "bench",
+    cwd,
+  });
+  try {
+    const gate: number[] = [];
+    const gateFull: number[] = [];
+    const raw: number[] = [];
+    for (let i = 0; i < OVERHEAD_WARMUP + OVERHEAD_RUNS; i++) {
+      const a = await timed(() => spawnAndWait("true", [], h.env, h.home));
+      const b = await timed(async () => {
+        const result = await gateAndRun(request(h.home), h.deps);
+        if (result.exitCode !== 0)
+          throw new Error(`gate did not run true: ${result.decision} ${result.reason}`);
+      });
+      const c = await timed(() => gateAndRun(request(full.home), full.deps));
+      if (i < OVERHEAD_WARMUP) continue;
+      raw.push(a);
+      gate.push(b);
+      gateFull.push(c);
+    }
+    const p50 = median(gate);
+    const baseline = median(raw);
+    const ratio = p50 / baseline;
+    const sorted = [...gate].sort((x, y) => x - y);
+    return {
+      name: "exec.overhead",
+      value: round(p50),
+      unit: "ms (p50)",
+      baseline: round(baseline),
+      ratio: round(ratio),
+      target: "p50 ratio ≤ 1.3",
+      ok: ratio <= 1.3,
+      details: {
+        runs: OVERHEAD_RUNS,
+        p99: round(percentile(sorted, 99)),
+        fullModeP50: round(median(gateFull)),
+        fullModeRatio: round(median(gateFull) / baseline),
+      },
+    };
+  } finally {
+    await h.cleanup();
+    await full.cleanup();
+  }
+}
+
+/** Runs `gatehouse exec --json` in a fresh process and returns its peak RSS in bytes. */
+async function cliPeakRss(home: Home, args: string[]): Promise<number> {
+  const bin = path.join(repoRoot(), "bin", "gatehouse.js");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "exec", "--json", ...args], {
+      cwd: home.home,
+      env: { ...home.env, GATEHOUSE_REPORT_RSS: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", () => {
+      const match = /gatehouse: maxRSS=(\d+)/.exec(stderr);
+      if (match?.[1]) resolve(Number(match[1]));
+      else reject(new Error(`gatehouse exec reported no peak RSS: ${stderr.slice(0, 500)}`));
+    });
+  });
+}
+
+async function flood(): Promise<BenchResult> {
+  const h = await makeHome([], { security: "full", ask: "off" });
+  const size = String(FLOOD_BYTES);
+  try {
+    const gate: number[] = [];
+    const cat: number[] = [];
+    for (let i = 0; i < FLOOD_ROUNDS; i++) {
+      cat.push(
+        await timed(() =>
+          spawnAndWait("sh", ["-c", `head -c ${size} /dev/zero | cat > /dev/null`], h.env, h.home),
+        ),
+      );
+      gate.push(
+        await timed(async () => {
+          const result = await gateAndRun(
+            {
+              command: { argv: ["head", "-c", size, "/dev/zero"] },
+              agentId: "bench",
+              sessionKey: "bench",
+              source: "bench",
+              cwd: h.home,
+              timeoutMs: 120_000,
+            },
+            h.deps,
+          );
+          if (result.exitCode !== 0 || result.stdoutBytes !== FLOOD_BYTES || !result.truncated) {
+            throw new Error(`flood run went wrong: exit ${result.exitCode}, ${result.stdoutBytes} bytes`);
+          }
+        }),
+      );
+    }
+    const rssIdle = await cliPeakRss(h, ["--", "true"]);
+    const rssFlood = await cliPeakRss(h, ["--timeout", "120", "--", "head", "-c", size, "/dev/zero"]);
+    const growthMiB = (rssFlood - rssIdle) / MiB;
+    const value = median(gate);
+    const baseline = median(cat);
+    const ratio = value / baseline;
+    return {
+      name: "exec.flood",
+      value: round(value),
+      unit: "ms (median of 3)",
+      baseline: round(baseline),
+      ratio: round(ratio),
+      target: "time ratio ≤ 1.5; peak RSS growth ≤ 32 MiB",
+      ok: ratio <= 1.5 && growthMiB <= 32,
+      details: {
+        bytes: FLOOD_BYTES,
+        peakRssGrowthMiB: round(growthMiB, 1),
+        cliPeakRssIdleMiB: round(rssIdle / MiB, 1),
+        cliPeakRssFloodMiB: round(rssFlood / MiB, 1),
+      },
+    };
+  } finally {
+    await h.cleanup();
+  }
+}
+
+export const benchmarks: Benchmark[] = [
+  { name: "exec.overhead", run: overhead },
+  { name: "exec.flood", run: flood },
+];
