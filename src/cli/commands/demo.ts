@@ -1,7 +1,250 @@
-import { notImplemented } from "./not-implemented.js";
+// `gatehouse demo [--json]`: the whole device flow in a throw-away home against the embedded test
+// backend (dist/test/backend, a development build): connect and register, take the backend's replace
+// sync, run a backend command through the exec policy, see a command the allowlist does not cover
+// stopped at the gate, and show the report the backend stored. Nothing outside the temp home is
+// touched (no keychain, no ~/.claude); it is removed at the end.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ApprovalsStore } from "../../core/approvals/index.js";
+import { CapabilitySync } from "../../core/capabilities/index.js";
+import type { Logger } from "../../core/log.js";
+import { createLogger } from "../../core/log.js";
+import { resolvePaths } from "../../core/paths.js";
+import { WorkdirService } from "../../core/workdir/service.js";
+import { createBackendCommands } from "../../device/backend-command.js";
+import { saveBackendUrl } from "../../device/config.js";
+import type { RunGated } from "../../device/deps.js";
+import { DeviceService } from "../../device/device-service.js";
+import { AuditLog } from "../../executor/audit-log.js";
+import { gateAndRun } from "../../executor/gate.js";
+import { keytarKeychain } from "../../secrets/keychain.js";
+import { createSecretStore } from "../../secrets/secret-store.js";
+import { printJson, printLine, UsageError, type CommandSpec } from "../context.js";
+import type * as TestBackendModule from "../../../test/backend/server.js";
 
-export const command = notImplemented(
-  "demo",
-  "Run the whole device flow against an embedded test backend",
-  "gatehouse demo [--json]",
-);
+interface Step {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+const SAMPLE_COMMAND = "echo hello from gatehouse";
+
+async function poll<T>(probe: () => T | Promise<T>, timeoutMs: number): Promise<T | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export const command: CommandSpec = {
+  name: "demo",
+  summary: "Run the whole device flow against an embedded test backend",
+  usage: "gatehouse demo [--json]",
+  async run(args, ctx) {
+    let values: { json?: boolean };
+    try {
+      ({ values } = parseArgs({ args, options: { json: { type: "boolean" } }, strict: true }));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const json = values.json === true;
+    const steps: Step[] = [];
+    const step = (name: string, ok: boolean, detail: string): boolean => {
+      steps.push({ name, ok, detail });
+      if (!json) printLine(ctx, `${ok ? "✓" : "✗"} ${name}${detail ? ` — ${detail}` : ""}`);
+      return ok;
+    };
+
+    let backendModule: typeof TestBackendModule;
+    try {
+      backendModule = await import("../../../test/backend/server.js");
+    } catch (error) {
+      ctx.stderr.write(
+        `gatehouse demo: the embedded test backend is not part of this build (${(error as Error).message}); ` +
+          "run it from a development checkout after `npm run build`.\n",
+      );
+      return 1;
+    }
+
+    const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gatehouse-demo-")));
+    const token = "demo-token";
+    const env = {
+      PATH: ctx.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      LANG: "C.UTF-8",
+      WEGENT_AUTH_TOKEN: token,
+    };
+    const paths = resolvePaths(env);
+    const logs: string[] = [];
+    const logger: Logger = createLogger({ level: "info", sink: (line) => logs.push(line) });
+    const backend = new backendModule.TestBackend({
+      token,
+      installed: { skills: [1336], plugins: [9], mcps: [7] },
+    });
+    let device: DeviceService | null = null;
+
+    try {
+      await backend.start();
+      step("start the test backend", true, `${backend.url} (Socket.IO /local-executor)`);
+
+      await saveBackendUrl(paths, backend.url);
+      const approvals = new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
+      await approvals.ensure();
+      await approvals.update((file) => ({
+        ...file,
+        defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" },
+        agents: {
+          ...file.agents,
+          backend: {
+            allowlist: [{ id: "demo-echo", pattern: "echo", source: "demo", createdAt: Date.now() }],
+          },
+        },
+      }));
+      step("prepare a temporary home", true, `${home} (policy "Ask me", allowlist: echo for agent backend)`);
+
+      const capabilities = new CapabilitySync({
+        paths,
+        backendUrl: () => backend.url,
+        deviceToken: async () => token,
+        logger,
+      });
+      await capabilities.startup();
+      const workdir = new WorkdirService({ paths, env, logger });
+      await workdir.init();
+      const audit = new AuditLog({ path: paths.audit });
+      const runGated: RunGated = ({ recheckCwd, ...request }) =>
+        gateAndRun(request, {
+          approvals,
+          audit,
+          prompt: null, // nobody to ask in a demo: askFallback (deny) decides
+          baseEnv: env,
+          home,
+          now: Date.now,
+          logger,
+          recheckCwd,
+        });
+      const secrets = createSecretStore({
+        paths,
+        logger,
+        keychain: keytarKeychain({
+          load: () => {
+            throw new Error("the demo never touches the OS keychain");
+          },
+        }),
+      });
+      device = new DeviceService({
+        paths,
+        env,
+        secrets,
+        logger,
+        capabilities,
+        commands: createBackendCommands({ runGated, workdir, logger }),
+        watchCredentials: false,
+      });
+      await device.start();
+      const registered = await poll(() => device!.state().state === "registered", 15_000);
+      const state = device.state();
+      if (
+        !step(
+          "connect and register",
+          Boolean(registered),
+          registered
+            ? `${state.deviceId} (${state.deviceName})`
+            : `${state.state}: ${state.lastError ?? "no answer"}`,
+        )
+      ) {
+        return finish();
+      }
+
+      const syncAck = await poll(
+        () =>
+          backend.device(state.deviceId!)?.syncAcks[0] as
+            { success?: boolean; skills?: unknown[] } | undefined,
+        30_000,
+      );
+      const link = path.join(paths.claudeHome, "skills", "browser");
+      const linked = await fs.lstat(link).then(
+        (s) => s.isSymbolicLink(),
+        () => false,
+      );
+      step(
+        "take the backend's replace sync",
+        syncAck?.success === true && linked,
+        syncAck
+          ? `skill browser, plugin context7, MCP docs; ${link} → ${linked ? await fs.readlink(link) : "missing"}`
+          : "no sync ack",
+      );
+
+      const ran = (await backend.executeCommand(state.deviceId!, { command: SAMPLE_COMMAND }, 20_000)) as {
+        success?: boolean;
+        stdout?: string;
+        error?: string;
+      };
+      step(
+        `run "${SAMPLE_COMMAND}" sent by the backend`,
+        ran.success === true && ran.stdout === "hello from gatehouse\n",
+        ran.success
+          ? `allowed by the allowlist; stdout ${JSON.stringify(ran.stdout)}`
+          : (ran.error ?? "failed"),
+      );
+
+      const stopped = (await backend.executeCommand(
+        state.deviceId!,
+        { command: "rm -rf ~/precious" },
+        20_000,
+      )) as {
+        success?: boolean;
+        error?: string;
+      };
+      step(
+        'stop "rm -rf ~/precious" at the gate',
+        stopped.success === false && stopped.error === "Command approval timed out",
+        `not on the allowlist and nobody to ask: ${stopped.error ?? "it ran!"}`,
+      );
+
+      const report = await poll(() => {
+        const r = backend.device(state.deviceId!)?.lastReport as {
+          skills?: Array<{ name: string }>;
+          plugins?: unknown[];
+          mcps?: unknown[];
+          digest?: string;
+        } | null;
+        return r?.skills?.some((s) => s.name === "browser") ? r : null;
+      }, 15_000);
+      step(
+        "send the capability report in a heartbeat",
+        report !== null,
+        report
+          ? `${report.skills?.length ?? 0} skill(s), digest ${report.digest}`
+          : "no report with the synced skill",
+      );
+      return finish();
+    } catch (error) {
+      step("demo", false, (error as Error).message);
+      return finish();
+    } finally {
+      await device?.stop().catch(() => undefined);
+      await device?.idle().catch(() => undefined);
+      await backend.close().catch(() => undefined);
+      await fs.rm(home, { recursive: true, force: true });
+    }
+
+    function finish(): number {
+      const ok = steps.every((s) => s.ok);
+      if (json) printJson(ctx, { ok, steps });
+      else
+        printLine(
+          ctx,
+          ok ? "Every step worked; the temporary home was removed." : "Some steps failed (see above).",
+        );
+      if (!ok && !json) for (const line of logs.slice(-20)) ctx.stderr.write(`${line}\n`);
+      return ok ? 0 : 1;
+    }
+  },
+};
