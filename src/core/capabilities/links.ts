@@ -16,6 +16,8 @@ export interface LinkOptions {
   /** The store folder (`E/capabilities/store`). */
   store: string;
   platform?: NodeJS.Platform;
+  /** `resolveStoreRoots(store)`, computed once per sync; resolved on each call when absent. */
+  storeRoots?: string[];
   /** Runtime paths the manifest records as copies (where links were impossible). */
   copies?: ReadonlySet<string>;
   /** Injected in tests to simulate a file system without links. */
@@ -36,21 +38,11 @@ export function isInside(
   return rel !== "" && !rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel);
 }
 
-// The store as configured and as resolved (a temp folder under a linked /tmp, for example), cached
-// per options object so a sync resolves it once.
-const rootsCache = new WeakMap<LinkOptions, Promise<string[]>>();
-
-function storeRoots(options: LinkOptions): Promise<string[]> {
-  let roots = rootsCache.get(options);
-  if (!roots) {
-    roots = (async () => {
-      const configured = path.resolve(options.store);
-      const real = await fs.realpath(configured).catch(() => null);
-      return real && real !== configured ? [configured, real] : [configured];
-    })();
-    rootsCache.set(options, roots);
-  }
-  return roots;
+/** The store as configured and as resolved (a temp folder under a linked /tmp, for example). */
+export async function resolveStoreRoots(store: string): Promise<string[]> {
+  const configured = path.resolve(store);
+  const real = await fs.realpath(configured).catch(() => null);
+  return real && real !== configured ? [configured, real] : [configured];
 }
 
 /** Who owns `p` (§7.6). Never follows a link at `p` itself. */
@@ -65,7 +57,7 @@ export async function inspectRuntimePath(p: string, options: LinkOptions): Promi
     if (code === "ENOTDIR") return { kind: "user" }; // a user file sits where a parent folder should be
     throw error;
   }
-  const roots = await storeRoots(options);
+  const roots = options.storeRoots ?? (await resolveStoreRoots(options.store));
   if (stat.isSymbolicLink()) {
     const raw = stripWin32Prefix(await fs.readlink(p));
     const target = path.resolve(path.dirname(p), raw);

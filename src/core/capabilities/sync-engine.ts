@@ -39,6 +39,7 @@ import {
   placeLink,
   removeEmptyFolders,
   removeOwnedPath,
+  resolveStoreRoots,
   type LinkOptions,
 } from "./links.js";
 import {
@@ -130,16 +131,22 @@ function withoutTimestamp(entry: object | undefined): string {
   return JSON.stringify(rest);
 }
 
-async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+/** Runs `fn` over `items`, at most `limit` at a time; results in input order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
     while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
+      const index = next++;
+      results[index] = await fn(items[index] as T);
     }
   });
   await Promise.all(workers);
+  return results;
 }
+
+/** Checks and link updates are file system round trips: a few in flight hide their latency. */
+const FS_CONCURRENCY = 8;
 
 /** Temp files of atomic writes that a killed process left next to the files Gatehouse writes. */
 const LEFTOVER_TEMP = /^\.(installed_plugins|settings|manifest|last-sync)\.json\.gatehouse-[0-9a-f]{12}$/;
@@ -154,6 +161,8 @@ export class CapabilitySync {
   private readonly listeners = new Set<SyncProgressListener>();
   private queue: Promise<unknown> = Promise.resolve();
   private last: { ack: SyncAck; record: LastSyncRecord | null } | null = null;
+  /** The store's resolved paths for the sync in progress (syncs never overlap). */
+  private storeRoots: string[] | undefined;
 
   constructor(private readonly deps: CapabilitySyncDeps) {
     this.paths = deps.paths;
@@ -234,6 +243,7 @@ export class CapabilitySync {
   private linkOptions(copies: Iterable<string> = []): LinkOptions {
     return {
       store: this.paths.capabilityStore,
+      storeRoots: this.storeRoots,
       platform: this.deps.platform,
       copies: new Set(copies),
       symlink: this.deps.symlink,
@@ -270,6 +280,7 @@ export class CapabilitySync {
     // Folders the app creates for itself are private; CH and XH hold the user's agent credentials.
     await fs.mkdir(this.paths.capabilitiesDir, { recursive: true, mode: 0o700 });
     await this.store.ensureLayout();
+    this.storeRoots = await resolveStoreRoots(this.paths.capabilityStore);
     if (payload.skills.length > 0 || payload.plugins.length > 0) {
       for (const dir of [this.paths.claudeHome, this.paths.codexHome])
         await fs.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -285,35 +296,46 @@ export class CapabilitySync {
     if (payload.mode === "replace") await this.removeAbsent(payload, old, next, run, removedPlugins);
 
     // 3. Skills, then plugins: conflicts for every item before any download.
-    const plans: Plan[] = [];
-    for (const [i, item] of payload.skills.entries())
-      plans.push(await this.planSkill(item, run.skills[i]!, old));
+    const skillPlans = await mapLimit([...payload.skills.entries()], FS_CONCURRENCY, ([i, item]) =>
+      this.planSkill(item, run.skills[i]!, old),
+    );
+    const pluginPlans: PluginPlan[] = [];
     for (const [i, item] of payload.plugins.entries()) {
-      plans.push(await this.planPlugin(item, run.plugins[i]!, old, claude));
+      pluginPlans.push(await this.planPlugin(item, run.plugins[i]!, old, claude));
     }
-    await this.preparePackages(plans, run);
-    for (const plan of plans) {
-      if (plan.result.status === "failed") {
-        run.finish();
-        continue;
+    await this.preparePackages([...skillPlans, ...pluginPlans], run);
+    const install = async (plan: Plan, apply: () => Promise<void>) => {
+      if (plan.result.status === "synced") {
+        this.emit({
+          phase: "install",
+          item: plan.kind === "skill" ? plan.item.name : plan.item.key,
+          done: run.done,
+          total: run.total,
+        });
+        try {
+          await apply();
+        } catch (error) {
+          fail(plan.result, errorText(error));
+          this.logger.warn("capability item failed", { item: plan.item.name, error: errorText(error) });
+        }
       }
-      this.emit({
-        phase: "install",
-        item: plan.kind === "skill" ? plan.item.name : plan.item.key,
-        done: run.done,
-        total: run.total,
-      });
-      try {
-        if (plan.kind === "skill") await this.installSkill(plan, old, next);
-        else await this.installPlugin(plan, old, next, run);
-      } catch (error) {
-        fail(plan.result, errorText(error));
-        this.logger.warn("capability item failed", { item: plan.item.name, error: errorText(error) });
-      } finally {
-        if (plan.staged) await this.store.discard(plan.staged).catch(() => undefined);
-      }
+      if (plan.staged) await this.store.discard(plan.staged).catch(() => undefined);
       run.finish();
+    };
+    // Skills touch only their own paths, so they go side by side; their manifest entries are then
+    // recorded in payload order. Plugins share the registry patch and go one by one.
+    const skillEntries = await mapLimit(skillPlans, FS_CONCURRENCY, async (plan) => {
+      let entry: ManifestSkill | null = null;
+      await install(plan, async () => {
+        entry = await this.installSkill(plan, old);
+      });
+      return entry as ManifestSkill | null;
+    });
+    for (const [i, plan] of skillPlans.entries()) {
+      const entry = skillEntries[i];
+      if (entry && plan.result.status === "synced") next.skills[plan.item.name] = entry;
     }
+    for (const plan of pluginPlans) await install(plan, () => this.installPlugin(plan, old, next, run));
 
     // 4. MCPs: replace empties the managed ones first; both modes upsert by name.
     if (payload.mode === "replace") {
@@ -590,11 +612,7 @@ export class CapabilitySync {
     return manifestTimestamp(this.now());
   }
 
-  private async installSkill(
-    plan: SkillPlan,
-    old: CapabilityManifest,
-    next: CapabilityManifest,
-  ): Promise<void> {
+  private async installSkill(plan: SkillPlan, old: CapabilityManifest): Promise<ManifestSkill> {
     const { item } = plan;
     const previous = old.skills[item.name];
     if (plan.staged) {
@@ -614,7 +632,7 @@ export class CapabilitySync {
       runtime: { claude_link: claudeLink, codex_link: codexLink, ...(copies.length > 0 && { copies }) },
     };
     entry.updated_at = this.stamp(previous, entry, !plan.current);
-    next.skills[item.name] = entry;
+    return entry;
   }
 
   private async installPlugin(

@@ -788,15 +788,15 @@ describe("queue, progress and status", () => {
     expect((await h.sync.report()).revision).toBe(2);
     expect(await exists(path.join(runtime(h).CH, "skills", "a"))).toBe(false);
     const phases = h.progress.map((p) => `${p.phase}:${p.item ?? "-"}:${p.done}/${p.total}`);
-    expect(phases.slice(0, 7)).toEqual([
-      "download:a:0/2",
-      "download:b:0/2",
-      "install:a:0/2",
-      "install:b:1/2",
-      "write:-:2/2",
-      "cleanup:-:2/2",
-      "done:-:2/2",
-    ]);
+    const firstSync = phases.slice(0, phases.indexOf("done:-:2/2") + 1);
+    expect(firstSync.slice(0, 2).sort()).toEqual(["download:a:0/2", "download:b:0/2"]);
+    expect(
+      firstSync
+        .slice(2, 4)
+        .map((p) => p.split(":").slice(0, 2).join(":"))
+        .sort(),
+    ).toEqual(["install:a", "install:b"]);
+    expect(firstSync.slice(4)).toEqual(["write:-:2/2", "cleanup:-:2/2", "done:-:2/2"]);
     expect(phases).toContain("remove:a:0/1");
     expect(h.sync.lastResult()?.ack).toEqual(third);
   });
