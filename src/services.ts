@@ -52,7 +52,7 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export async function createServices(options: ServicesOptions): Promise<Services> {
+export function createServices(options: ServicesOptions): Services {
   const { paths, logger } = options;
   const now = options.now ?? Date.now;
   const approvals = new ApprovalsStore({
@@ -86,11 +86,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     run: (request, prompt) => gateAndRun(request, { ...gateDeps, prompt }),
   };
 
-  // The socket's address comes from the approvals file, which start() may have to create first.
-  const initial = await approvals.load();
-  const configured = initial.status === "ok" ? initial.file.socket.path : undefined;
   const approvalServer = new ApprovalServer({
-    address: socketAddress(configured, paths),
     executorHome: paths.executorHome,
     tokens: approvalsFileTokenSource(paths.approvals, logger.child("socket")),
     handlers: createRequestHandlers({
@@ -119,10 +115,9 @@ export async function createServices(options: ServicesOptions): Promise<Services
         // Kept as it is; decisions behave as deny until it is fixed (exec-policy.md).
         warnings.push(`${state.error} Every command is denied until it is fixed.`);
       }
-      if (state.status === "ok" && socketAddress(state.file.socket.path, paths) !== approvalServer.address) {
-        warnings.push(`socket.path changed in ${paths.approvals}; restart Gatehouse to use it.`);
-      }
-      const result: ListenResult = await approvalServer.listen();
+      // The socket's address is the approvals file's `socket.path` (E/exec-approvals.sock unless changed).
+      const address = socketAddress(state.status === "ok" ? state.file.socket.path : undefined, paths);
+      const result: ListenResult = await approvalServer.listen(address);
       if (result.status !== "listening") return result;
       for (const warning of warnings) logger.warn(warning);
       return { status: "listening", address: result.address, warnings };

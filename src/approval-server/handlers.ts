@@ -1,6 +1,7 @@
 // What each request type does (approval-protocol.md "Requests and replies"). The policy and the
 // spawning stay in the gate (executor/gate.ts) and the policy engine: services.ts passes them in as
 // `ApprovalGate`, so this folder never decides or spawns anything itself.
+import fs from "node:fs/promises";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
 import type { CommandInput, Explanation, PromptFn } from "../core/policy/types.js";
@@ -37,7 +38,12 @@ export interface HandlerDeps {
 const DEFAULT_AGENT = "local";
 const DEFAULT_SESSION = "local";
 
-function commandOf(body: { argv?: string[]; command?: string; shell?: CommandInput["shell"] }): CommandInput {
+function commandOf(body: {
+  argv?: string[];
+  command?: string | string[];
+  shell?: CommandInput["shell"];
+}): CommandInput {
+  if (Array.isArray(body.command)) return { argv: body.command };
   const input: CommandInput = body.argv ? { argv: body.argv } : { command: body.command ?? "" };
   if (body.shell) input.shell = body.shell;
   return input;
@@ -51,9 +57,21 @@ function requestedCwd(cwd: string | undefined, home: string): CwdResolution | nu
   return { ok: true, cwd: path.normalize(expanded) };
 }
 
-/** The default cwd resolver: the requested folder as is, else the managed workspace root. */
+/** The default cwd resolver: the requested folder as is, else the managed workspace root (created 0700). */
 export function defaultCwdResolver(workspaceRoot: string, home: string): CwdResolver {
-  return async (_sessionKey, cwd) => requestedCwd(cwd, home) ?? { ok: true, cwd: workspaceRoot };
+  return async (_sessionKey, cwd) => {
+    const requested = requestedCwd(cwd, home);
+    if (requested) return requested;
+    try {
+      await fs.mkdir(workspaceRoot, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      return {
+        ok: false,
+        message: `cannot create the workspace folder ${workspaceRoot}: ${(error as Error).message}`,
+      };
+    }
+    return { ok: true, cwd: workspaceRoot };
+  };
 }
 
 /**

@@ -62,7 +62,8 @@ const CommandText = z.string().min(1).max(200_000);
 
 const commandFields = {
   argv: Argv.optional(),
-  command: CommandText.optional(),
+  /** A shell string; an array is taken as an argv (as in the protocol's worked example). */
+  command: z.union([CommandText, Argv]).optional(),
   shell: ShellSchema.optional(),
   cwd: z.string().min(1).max(4_096).optional(),
   agentId: z.string().min(1).max(200).optional(),

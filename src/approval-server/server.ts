@@ -34,8 +34,6 @@ export type RequestHandlers = {
 };
 
 export interface ApprovalServerOptions {
-  /** Socket path (POSIX) or pipe name (Windows). */
-  address: string;
   /** E, named in "already served" messages. */
   executorHome: string;
   tokens: TokenSource;
@@ -91,6 +89,7 @@ export class ApprovalServer {
   private sweeper: NodeJS.Timeout | null = null;
   private socketIno: number | null = null;
   private listening = false;
+  private listenedOn: string | null = null;
 
   constructor(private readonly options: ApprovalServerOptions) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -100,18 +99,21 @@ export class ApprovalServer {
     this.server.maxConnections = 10_000;
   }
 
-  get address(): string {
-    return this.options.address;
+  /** The socket path or pipe name while listening, else null. */
+  get address(): string | null {
+    return this.listenedOn;
   }
 
   get connectionCount(): number {
     return this.connections.size;
   }
 
-  /** Makes the socket's place safe and listens; another live server for the home is `in-use`. */
-  async listen(): Promise<ListenResult> {
+  /**
+   * Makes the place of `address` (a socket path, or a pipe name on Windows) safe and listens there;
+   * another live server for the home is `in-use`.
+   */
+  async listen(address: string): Promise<ListenResult> {
     const platform = this.options.platform ?? process.platform;
-    const address = this.options.address;
     const place = await prepareSocketPlace(address, { executorHome: this.options.executorHome, platform });
     if (place.status !== "ready") return place;
     const failure = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
@@ -137,6 +139,7 @@ export class ApprovalServer {
       this.socketIno = (await fs.lstat(address)).ino;
     }
     this.listening = true;
+    this.listenedOn = address;
     this.sweeper = setInterval(() => this.sweep(), 250);
     this.sweeper.unref();
     this.options.logger.info("approval socket listening", { address });
@@ -156,10 +159,12 @@ export class ApprovalServer {
 
   /** Removes the socket file only if it is still the one this server created. */
   private async removeOwnSocket(): Promise<void> {
-    if (this.socketIno === null) return;
+    const address = this.listenedOn;
+    this.listenedOn = null;
+    if (this.socketIno === null || address === null) return;
     try {
-      const stat = await fs.lstat(this.options.address);
-      if (stat.isSocket() && stat.ino === this.socketIno) await fs.rm(this.options.address, { force: true });
+      const stat = await fs.lstat(address);
+      if (stat.isSocket() && stat.ino === this.socketIno) await fs.rm(address, { force: true });
     } catch {
       // already gone
     }

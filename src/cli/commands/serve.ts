@@ -64,7 +64,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     presenter = createAskViaPresenter({ target, logger: logger.child("ask-via") });
   }
 
-  const services = await createServices({ env: ctx.env, paths: ctx.paths, logger, presenter });
+  const services = createServices({ env: ctx.env, paths: ctx.paths, logger, presenter });
   const started = await services.start();
   if (started.status !== "listening") {
     ctx.stderr.write(`gatehouse serve: ${started.message}\n`);

@@ -76,7 +76,7 @@ export async function startGatehouse(
 ): Promise<RunningGatehouse> {
   const t = options.t ?? (await makeTempHome("gh-as-"));
   const entryIds = await writePolicy(t.paths, options.policy);
-  const services = await createServices({
+  const services = createServices({
     env: t.env,
     paths: t.paths,
     logger: silentLogger,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { macMatches } from "../../../src/approval-server/frame-auth.js";
 import { APP_VERSION } from "../../../src/version.js";
@@ -95,6 +96,16 @@ describe("approval socket: requests", () => {
         truncated: false,
       },
     });
+  });
+
+  it("runs an exec.run without cwd in the managed workspace root, creating it 0700", async () => {
+    await g.services.approvals.addEntry("*", { pattern: realExecutable("pwd") });
+    const result = await (await g.client()).request("exec.run", { argv: ["pwd"] });
+    expect(result).toMatchObject({
+      status: "ok",
+      body: { exitCode: 0, stdout: `${g.t.paths.defaultWorkspaceRoot}\n` },
+    });
+    expect(fs.statSync(g.t.paths.defaultWorkspaceRoot).mode & 0o777).toBe(0o700);
   });
 
   it("does not run an exec.run the policy refuses", async () => {
