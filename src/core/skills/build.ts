@@ -10,7 +10,7 @@ import { readCapabilityManifest } from "./capability-manifest-reader.js";
 import { compareCodePoints, scanRoot, type FoundFolder } from "./discovery.js";
 import { gatingReasons, isTruthy, valueAtPath, type Gating } from "./gating.js";
 import { pluginSkillFolders, readPluginRegistry } from "./plugin-registry.js";
-import { indexCost, skillCost, tokenEstimate } from "./prompt.js";
+import { INDEX_FIXED_COST, skillCost, tokenEstimate } from "./prompt.js";
 import { fixedRootSpecs, type RootSpec } from "./roots.js";
 import type { SkillsSettings } from "./settings-schema.js";
 import { readSkillFolder, type ReadSkill } from "./skill-reader.js";
@@ -367,7 +367,9 @@ export async function buildCatalogue(inputs: BuildInputs): Promise<BuildResult> 
   const offered = skills.filter((e) => e.offered);
   const winnerEntries = skills.filter((e) => e.valid && e.shadowed_by === null);
   envMaterial.sort((a, b) => compareCodePoints(a.name, b.name));
-  const costChars = indexCost(offered);
+  // Each entry's Σ term is already computed: the index cost is their sum plus the fixed part (§8.2).
+  const costChars =
+    offered.length === 0 ? 0 : INDEX_FIXED_COST + offered.reduce((n, e) => n + (e.cost_chars ?? 0), 0);
   const catalogue: Catalogue = {
     version: inputs.version,
     workspace: inputs.workspace,

@@ -73,6 +73,9 @@ const SkillCallArgsSchema = z.looseObject({
   action: z.unknown().optional(),
 });
 
+/** Workspaces whose builds are kept and whose roots are watched; older ones come back on their next build. */
+const MAX_KNOWN_WORKSPACES = 16;
+
 function buildKey(options: BuildOptions): string {
   return JSON.stringify([options.workspace ?? null, options.taskClaudeHome ?? null]);
 }
@@ -175,7 +178,14 @@ export class SkillCatalogue {
     const options = normaliseOptions(raw);
     const key = buildKey(options);
     const isNew = !this.knownOptions.has(key);
+    this.knownOptions.delete(key); // most recently used last
     this.knownOptions.set(key, options);
+    for (const oldest of this.knownOptions.keys()) {
+      if (this.knownOptions.size <= MAX_KNOWN_WORKSPACES) break;
+      this.knownOptions.delete(oldest);
+      this.builds.delete(oldest);
+      this.lastCatalogues.delete(oldest);
+    }
     if (isNew && this.watcher) void this.watcher.retarget();
     const version = this.currentVersion;
     const cached = this.builds.get(key);

@@ -13,11 +13,23 @@ export interface FoundFolder {
   path: string;
   /** The folder with every link resolved (equal to `path` for a broken link). */
   realpath: string;
-  /** Names of the files present: which of SKILL.md / manifest.toml the folder has. */
+  /** Which of SKILL.md / manifest.toml the folder has, and what kind of entry each is. */
   hasSkillMd: boolean;
   hasManifest: boolean;
+  skillMdKind?: FileKind;
+  manifestKind?: FileKind;
   /** Set when the folder cannot be used at all (`broken link: …`, `unreadable: …`). */
   error: string | null;
+}
+
+/** A regular file, a link (to be followed), or a folder or special file (never a skill file). */
+export type FileKind = "file" | "link" | "dir" | "other";
+
+function kindOf(dirent: Dirent | undefined): FileKind | undefined {
+  if (!dirent) return undefined;
+  if (dirent.isFile()) return "file";
+  if (dirent.isSymbolicLink()) return "link";
+  return dirent.isDirectory() ? "dir" : "other";
 }
 
 export interface RootScan {
@@ -155,11 +167,20 @@ export async function scanRoot(
           return;
         continue;
       }
-      const names = new Set(listing.entries.map((e) => e.name));
-      const hasSkillMd = names.has("SKILL.md");
-      const hasManifest = names.has("manifest.toml");
+      const skillMdKind = kindOf(listing.entries.find((e) => e.name === "SKILL.md"));
+      const manifestKind = kindOf(listing.entries.find((e) => e.name === "manifest.toml"));
+      const hasSkillMd = skillMdKind !== undefined;
+      const hasManifest = manifestKind !== undefined;
       if (hasSkillMd || hasManifest) {
-        if (!push({ path: child.full, realpath: child.real, hasSkillMd, hasManifest, error: null })) return;
+        const folder = {
+          path: child.full,
+          realpath: child.real,
+          hasSkillMd,
+          hasManifest,
+          skillMdKind,
+          manifestKind,
+        };
+        if (!push({ ...folder, error: null })) return;
       } else if (depth < MAX_DEPTH) {
         await walk(child.full, child.real, listing.entries, depth + 1);
       }

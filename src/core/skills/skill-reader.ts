@@ -2,7 +2,8 @@
 // then field checks and gating metadata. Every problem is a value in `errors` / `warnings`.
 import path from "node:path";
 import { checkFields, type SkillFields } from "./fields.js";
-import { readTextFile, statFile } from "./fs-calls.js";
+import type { FileKind } from "./discovery.js";
+import { readTextFileLimited, statFile } from "./fs-calls.js";
 import { emptyGating, readGating, type Gating } from "./gating.js";
 import { parseSkillManifest, parseSkillMarkdown } from "./skill-file.js";
 
@@ -20,32 +21,24 @@ export interface ReadSkill {
 
 type FileRead = { ok: true; text: string } | { ok: false; error: string };
 
-async function readLimited(file: string, limit: number): Promise<FileRead> {
+async function readLimited(file: string, limit: number, kind: FileKind = "link"): Promise<FileRead> {
   const name = path.basename(file);
-  const unreadable = (error: unknown): FileRead => ({
+  const unreadable = (code: string | undefined): FileRead => ({
     ok: false,
-    error: `unreadable: ${name} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    error: `unreadable: ${name} (${code ?? "error"})`,
   });
-  let size: number;
   try {
-    const stat = await statFile(file);
-    if (!stat.isFile()) return { ok: false, error: `unreadable: ${name} (EISDIR)` };
-    size = stat.size;
+    if (kind === "link") {
+      const stat = await statFile(file);
+      if (!stat.isFile()) kind = stat.isDirectory() ? "dir" : "other";
+    }
+    if (kind === "dir") return unreadable("EISDIR");
+    if (kind === "other") return unreadable("not a regular file");
+    const result = await readTextFileLimited(file, limit);
+    if (result.status === "ok") return { ok: true, text: result.text };
+    return { ok: false, error: `file too large: ${name} (${result.bytes} bytes, limit ${limit})` };
   } catch (error) {
-    return unreadable(error);
-  }
-  const tooLarge = (bytes: number): FileRead => ({
-    ok: false,
-    error: `file too large: ${name} (${bytes} bytes, limit ${limit})`,
-  });
-  if (size > limit) return tooLarge(size);
-  try {
-    const text = await readTextFile(file);
-    // The file may have grown between the two calls.
-    const bytes = Buffer.byteLength(text, "utf8");
-    return bytes > limit ? tooLarge(bytes) : { ok: true, text };
-  } catch (error) {
-    return unreadable(error);
+    return unreadable((error as NodeJS.ErrnoException).code);
   }
 }
 
@@ -56,7 +49,7 @@ function invalid(errors: string[], warnings: string[] = []): ReadSkill {
 /** Reads and checks the skill in `folder`. `hasSkillMd` / `hasManifest` come from the folder listing. */
 export async function readSkillFolder(
   folder: string,
-  present: { hasSkillMd: boolean; hasManifest: boolean },
+  present: { hasSkillMd: boolean; hasManifest: boolean; skillMdKind?: FileKind; manifestKind?: FileKind },
 ): Promise<ReadSkill> {
   const warnings: string[] = [];
   const fileErrors: string[] = [];
@@ -64,14 +57,18 @@ export async function readSkillFolder(
   let body = "";
   if (!present.hasSkillMd) fileErrors.push("missing SKILL.md");
   else {
-    const skillFile = await readLimited(path.join(folder, "SKILL.md"), SKILL_MD_LIMIT);
+    const skillFile = await readLimited(path.join(folder, "SKILL.md"), SKILL_MD_LIMIT, present.skillMdKind);
     const markdown = skillFile.ok ? parseSkillMarkdown(skillFile.text) : skillFile;
     if (markdown.ok) ({ frontmatter, body } = markdown.value);
     else fileErrors.push(markdown.error);
   }
   let manifestSkill: Record<string, unknown> | null = null;
   if (present.hasManifest) {
-    const manifestFile = await readLimited(path.join(folder, "manifest.toml"), MANIFEST_LIMIT);
+    const manifestFile = await readLimited(
+      path.join(folder, "manifest.toml"),
+      MANIFEST_LIMIT,
+      present.manifestKind,
+    );
     const manifest = manifestFile.ok ? parseSkillManifest(manifestFile.text) : manifestFile;
     if (manifest.ok) {
       warnings.push(...manifest.value.warnings);

@@ -1,4 +1,5 @@
 // skills.md §13 cases 5–11 and the file rules of §2–§4 (engine level).
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -264,6 +265,17 @@ describe("skill files", () => {
       ["linked", true, []],
     ]);
     expect(all[1]).toMatchObject({ path: path.join(userRoot(), "linked"), realpath: elsewhere });
+  });
+
+  it("a SKILL.md that is a folder or a FIFO is unreadable, and never blocks the scan", async () => {
+    await fs.mkdir(path.join(userRoot(), "folder/SKILL.md"), { recursive: true });
+    await fs.mkdir(path.join(userRoot(), "fifo"), { recursive: true });
+    execFileSync("mkfifo", [path.join(userRoot(), "fifo/SKILL.md")]);
+    await fs.mkdir(path.join(userRoot(), "linked-fifo"), { recursive: true });
+    await fs.symlink(path.join(userRoot(), "fifo/SKILL.md"), path.join(userRoot(), "linked-fifo/SKILL.md"));
+    expect((await entryAt("folder")).errors).toEqual(["unreadable: SKILL.md (EISDIR)"]);
+    expect((await entryAt("fifo")).errors).toEqual(["unreadable: SKILL.md (not a regular file)"]);
+    expect((await entryAt("linked-fifo")).errors).toEqual(["unreadable: SKILL.md (not a regular file)"]);
   });
 
   it("refuses files over their size limit", async () => {
