@@ -412,6 +412,22 @@ export class WorkdirService {
     return result;
   }
 
+  /**
+   * Whether two cwds are the same folder under the containing root's case rule: the executor
+   * compares a live agent session's cwd with a new turn's (a removed binding reports no `changed`).
+   */
+  isSameCwd(a: string, b: string): boolean {
+    const live = this.live;
+    if (!live) throw new Error("WorkdirService.init() has not run");
+    return this.sameCwd(a, b, {
+      platform: this.platform,
+      home: this.paths.home,
+      workspace: live.rootSet.workspace,
+      roots: live.rootSet.active,
+      protect: live.protect,
+    });
+  }
+
   /** The check box and `gatehouse workdir check`: section 4 without creating anything. */
   async checkPath(path: string, options: { taskId?: string | null } = {}): Promise<CheckPathResult> {
     return checkPath(path, await this.context(), options);

@@ -203,8 +203,10 @@ describe("gatehouse workdir roots", () => {
   });
 
   it("removes settings roots but not W or env roots", async () => {
-    await cli("roots", "add", "~/Work");
-    expect((await cli("roots", "remove", path.join(fx.H, "Work"))).code).toBe(0);
+    const added = await cli("roots", "add", "~/Work");
+    expect(added.code, added.stderr).toBe(0);
+    const removed = await cli("roots", "remove", path.join(fx.H, "Work"));
+    expect(removed.code, removed.stderr).toBe(0);
     const env = await cli("roots", "remove", "~/Projects");
     expect(env.code).toBe(1);
     expect(env.stderr).toContain("LOCAL_WORKDIR_ALLOWED_ROOTS");

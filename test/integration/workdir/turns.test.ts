@@ -183,6 +183,12 @@ describe("turns of one task", () => {
     expect(r.changed).toBeNull();
   });
 
+  it("compares cwds with the root's case rule for the executor's live sessions", async () => {
+    const foo = path.join(fx.H, "Projects", "foo");
+    expect(service.isSameCwd(foo, `${foo}/`)).toBe(true);
+    expect(service.isSameCwd(foo, path.join(fx.H, "Projects", "bar"))).toBe(false);
+  });
+
   it("listeners hear about binding and root changes", async () => {
     const heard: string[] = [];
     const stop = service.onChange((change) => heard.push(change));
