@@ -207,6 +207,106 @@ async function askPerson(
   }
 }
 
+type Verdict = Pick<GateDecision, "decision" | "decidedBy" | "reason" | "savedEntries">;
+
+function fallbackVerdict(explanation: Explanation, why?: string): Verdict {
+  const { allowed, reason } = fallbackDecision(explanation);
+  return {
+    decision: allowed ? "allow-once" : "timeout", // a timeout is never reported as a user denial
+    decidedBy: "fallback",
+    reason: why ? `${why}; ${reason}` : reason,
+  };
+}
+
+/** exec-policy.md "Deciding": the policy's outcome, then a person, then askFallback. */
+async function verdictFor(
+  req: GateRequest,
+  deps: GateDeps,
+  explanation: Explanation,
+  at: { runId: string; startedAt: number; promptBudgetMs: number | undefined },
+): Promise<Verdict> {
+  if (explanation.outcome === "run") {
+    const firstRule = explanation.matchedEntryIds[0];
+    const decidedBy: DecidedBy =
+      explanation.security !== "full" && firstRule ? `rule:${firstRule}` : "policy";
+    return { decision: "allow-once", decidedBy, reason: explanation.reason };
+  }
+  if (explanation.outcome === "deny")
+    return { decision: "deny", decidedBy: "policy", reason: explanation.reason };
+  if (!deps.prompt) return fallbackVerdict(explanation, "no one to ask");
+
+  const timeoutMs = Math.max(
+    1,
+    Math.min(clampPromptTimeout(req.promptTimeoutMs), at.promptBudgetMs ?? Infinity),
+  );
+  const reason = req.reason ?? req.commandKey;
+  const answer = await askPerson(
+    deps.prompt,
+    {
+      id: at.runId,
+      sessionKey: req.sessionKey,
+      agentId: req.agentId,
+      source: req.source,
+      ...(reason !== undefined ? { reason } : {}),
+      cwd: req.cwd,
+      command: req.command,
+      explanation,
+      createdAt: at.startedAt,
+      expiresAt: at.startedAt + timeoutMs,
+    },
+    deps,
+    req.signal,
+  );
+  if (answer === null) return fallbackVerdict(explanation, "the approval prompt is unavailable");
+  switch (answer.decision) {
+    case "timeout":
+      return fallbackVerdict(explanation);
+    case "cancelled":
+      return {
+        decision: "cancelled",
+        decidedBy: "fallback",
+        reason: "cancelled: the request was withdrawn before anyone answered",
+      };
+    case "deny":
+      return { decision: "deny", decidedBy: "user", reason: "denied by user" };
+    case "allow-always":
+      if (explanation.ask === "always") {
+        return {
+          decision: "allow-once",
+          decidedBy: "user",
+          reason: "allowed once by user (allow always is not offered under ask=always)",
+        };
+      }
+      return saveAllowAlways(req, deps, answer, explanation, at.runId);
+    default:
+      return { decision: "allow-once", decidedBy: "user", reason: "allowed once by user" };
+  }
+}
+
+async function saveAllowAlways(
+  req: GateRequest,
+  deps: GateDeps,
+  answer: PromptAnswer,
+  explanation: Explanation,
+  runId: string,
+): Promise<Verdict> {
+  try {
+    const savedEntries = await deps.approvals.saveAllowAlways(
+      req.agentId,
+      answer.entries ?? explanation.proposedEntries,
+    );
+    return { decision: "allow-always", decidedBy: "user", reason: "allowed always by user", savedEntries };
+  } catch (error) {
+    // The person said yes: run it once, and say why nothing was saved.
+    deps.logger.warn("allow always: entries not saved", { error, runId });
+    return {
+      decision: "allow-once",
+      decidedBy: "user",
+      reason: `allowed by user; the allowlist was not changed: ${(error as Error).message}`,
+    };
+  }
+}
+
 interface Decided extends GateDecision {
   childEnv: Record<string, string>;
   /** A matched entry has a use limit: its count must land before the next request is decided. */
@@ -231,92 +331,8 @@ async function decide(req: GateRequest, deps: GateDeps, promptBudgetMs?: number)
     now: startedAt,
   });
 
-  let decision: PromptDecision;
-  let decidedBy: DecidedBy;
-  let reason = explanation.reason;
-  let savedEntries: AllowlistEntry[] | undefined;
-
-  const fallback = (why?: string) => {
-    const verdict = fallbackDecision(explanation);
-    decision = verdict.allowed ? "allow-once" : "timeout";
-    decidedBy = "fallback";
-    reason = why ? `${why}; ${verdict.reason}` : verdict.reason;
-  };
-
-  if (explanation.outcome === "run") {
-    decision = "allow-once";
-    const firstRule = explanation.matchedEntryIds[0];
-    decidedBy = explanation.security !== "full" && firstRule ? `rule:${firstRule}` : "policy";
-  } else if (explanation.outcome === "deny") {
-    decision = "deny";
-    decidedBy = "policy";
-  } else if (!deps.prompt) {
-    fallback("no one to ask");
-  } else {
-    const timeoutMs = Math.min(clampPromptTimeout(req.promptTimeoutMs), promptBudgetMs ?? Infinity);
-    const promptRequest: PromptRequest = {
-      id: runId,
-      sessionKey: req.sessionKey,
-      agentId: req.agentId,
-      source: req.source,
-      ...(req.reason !== undefined
-        ? { reason: req.reason }
-        : req.commandKey
-          ? { reason: req.commandKey }
-          : {}),
-      cwd: req.cwd,
-      command: req.command,
-      explanation,
-      createdAt: startedAt,
-      expiresAt: startedAt + timeoutMs,
-    };
-    const answer = await askPerson(deps.prompt, promptRequest, deps, req.signal);
-    if (answer === null) {
-      fallback("the approval prompt is unavailable");
-    } else if (answer.decision === "timeout") {
-      fallback();
-    } else if (answer.decision === "cancelled") {
-      decision = "cancelled";
-      decidedBy = "fallback";
-      reason = "cancelled: the request was withdrawn before anyone answered";
-    } else if (answer.decision === "deny") {
-      decision = "deny";
-      decidedBy = "user";
-      reason = "denied by user";
-    } else if (answer.decision === "allow-always" && explanation.ask !== "always") {
-      decidedBy = "user";
-      try {
-        savedEntries = await deps.approvals.saveAllowAlways(
-          req.agentId,
-          answer.entries ?? explanation.proposedEntries,
-        );
-        decision = "allow-always";
-        reason = "allowed always by user";
-      } catch (error) {
-        // The person said yes: run it once, and say why nothing was saved.
-        decision = "allow-once";
-        reason = `allowed by user; the allowlist was not changed: ${(error as Error).message}`;
-        deps.logger.warn("allow always: entries not saved", { error, runId });
-      }
-    } else {
-      decision = "allow-once";
-      decidedBy = "user";
-      reason =
-        answer.decision === "allow-always"
-          ? "allowed once by user (allow always is not offered under ask=always)"
-          : "allowed once by user";
-    }
-  }
-
-  const result: GateDecision = {
-    runId,
-    decision: decision!,
-    decidedBy: decidedBy!,
-    reason,
-    ...(savedEntries ? { savedEntries } : {}),
-    explanation,
-    warnings,
-  };
+  const verdict = await verdictFor(req, deps, explanation, { runId, startedAt, promptBudgetMs });
+  const result: GateDecision = { runId, ...verdict, explanation, warnings };
   const command = displayCommand(req.command);
   const audited = writeAudit(deps, {
     ...auditBase(req, runId, command, deps.now()),
