@@ -196,6 +196,14 @@ describe("the gate: prompts", () => {
     expect(shown?.explanation.outcome).toBe("prompt");
   });
 
+  it("gives a prompt 120 s by default and at most 30 minutes", async () => {
+    await policy({ security: "allowlist", ask: "on-miss" });
+    const prompt = answering({ decision: "deny" });
+    await gateAndRun(request(touch()), deps({ prompt }));
+    await gateAndRun(request({ ...touch(), promptTimeoutMs: 10 * 60 * 60_000 }), deps({ prompt }));
+    expect(prompt.seen.map((p) => p.expiresAt - p.createdAt)).toEqual([120_000, 30 * 60_000]);
+  });
+
   it("runs nothing when the person denies, and says the user decided", async () => {
     await policy({ security: "allowlist", ask: "on-miss" });
     const result = await gateAndRun(request(touch()), deps({ prompt: answering({ decision: "deny" }) }));
