@@ -155,6 +155,10 @@ async function run(): Promise<BenchResult> {
 
     const one = await connect();
     const times = await pacedRtts(async () => check(await one.request("approval.request", body)));
+    // The same runner answering `ping`: the socket, framing and HMAC alone, without the gate.
+    const pings = await pacedRtts(async () => {
+      if ((await one.request("ping", {})).status !== "ok") throw new Error("ping failed");
+    });
     // The echo gets a line of the same size as a signed request frame.
     const sample = JSON.stringify({
       v: 1,
@@ -204,6 +208,8 @@ async function run(): Promise<BenchResult> {
       ok: ratio <= 2.0 && perSecond >= 10_000,
       details: {
         p99Ms: round(percentile(times, 99), 4),
+        pingP50Ms: round(percentile(pings, 50), 4),
+        pingRatio: round(percentile(pings, 50) / base50, 2),
         baselineP99Ms: round(percentile(baseline, 99), 4),
         throughputPerSecond: Math.round(perSecond),
         throughputCeilingPerSecond: CLIENTS * PER_CONNECTION_RATE,
