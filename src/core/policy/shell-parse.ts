@@ -155,11 +155,16 @@ class ShellParser {
     return null;
   }
 
-  /** The unquoted literal word at the cursor (for reserved words), without consuming it. */
+  /**
+   * The word at the cursor when it is entirely plain (no quotes or expansions), without consuming it:
+   * `do` is a reserved word, `do$(x)` or `"do"` are not.
+   */
   private peekPlainWord(): string | null {
     let end = this.pos;
-    while (end < this.src.length && !/[\s;&|()<>'"`$\\]/.test(this.src[end] as string)) end++;
+    while (end < this.src.length && !/[ \t\r\n;&|()<>'"`$\\]/.test(this.src[end] as string)) end++;
     if (end === this.pos) return null;
+    const next = this.src[end];
+    if (next !== undefined && !/[ \t\r\n;&|()<>]/.test(next)) return null;
     return this.src.slice(this.pos, end);
   }
 
@@ -756,7 +761,7 @@ class ShellParser {
         const m = /^~([A-Za-z0-9._-]*)/.exec(this.src.slice(this.pos, this.pos + 256));
         const user = m?.[1] ?? "";
         const next = this.src[this.pos + 1 + user.length];
-        if (next === undefined || next === "/" || /[\s;&|()<>]/.test(next)) {
+        if (next === undefined || next === "/" || /[ \t\r\n;&|()<>]/.test(next)) {
           parts.push({ kind: "tilde", user });
           this.pos += 1 + user.length;
           continue;
@@ -1051,7 +1056,7 @@ class ShellParser {
   }
 }
 
-const NAME_OR_FN = /^[^\s$`'"\\=]+$/;
+const NAME_OR_FN = /^[^ \t\r\n$`'"\\=]+$/;
 
 function compound(
   type: CompoundType,
