@@ -345,17 +345,42 @@ function findRoot(entries: PackageEntry[], kind: PackageKind): string[] | null {
 
 const HOOK_FOLDERS = new Set(["hooks", "hooks-handlers", "hook-handlers"]);
 
+/**
+ * Gives files and folders exactly the mode asked for. The umask may narrow a create mode; the first
+ * item of each mode is checked, and chmod is spent on the rest only when the umask got in the way.
+ */
+class ExactModes {
+  private readonly settled = new Map<number, boolean>();
+  async apply(target: string, mode: number): Promise<void> {
+    const needsChmod = this.settled.get(mode);
+    if (needsChmod === false) return;
+    if (needsChmod === undefined) {
+      const ok = ((await fs.stat(target)).mode & 0o777) === mode;
+      this.settled.set(mode, !ok);
+      if (ok) return;
+    }
+    await fs.chmod(target, mode);
+  }
+}
+
 async function writeEntries(
   entries: PackageEntry[],
   root: string[],
   dest: string,
   kind: PackageKind,
 ): Promise<void> {
-  const made = new Set<string>();
-  const ensureDir = async (dir: string) => {
+  const fileModes = new ExactModes();
+  const dirModes = new ExactModes();
+  const made = new Set<string>([dest]);
+  await fs.chmod(dest, 0o755);
+  const ensureDir = async (dir: string): Promise<void> => {
     if (made.has(dir)) return;
-    await fs.mkdir(dir, { recursive: true, mode: 0o755 });
+    await ensureDir(path.dirname(dir));
+    await fs.mkdir(dir, { mode: 0o755 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
     made.add(dir);
+    await dirModes.apply(dir, 0o755);
   };
   const under = entries.filter(
     (e) => e.segments.length > root.length && root.every((segment, i) => e.segments[i] === segment),
@@ -372,9 +397,8 @@ async function writeEntries(
     const hook = kind === "plugin" && relative.length > 1 && HOOK_FOLDERS.has(relative[0] ?? "");
     const mode = entry.executable || hook ? 0o755 : 0o644;
     await fs.writeFile(target, data, { mode, flag: "wx" });
-    await fs.chmod(target, mode); // the umask may have narrowed the create mode
+    await fileModes.apply(target, mode);
   }
-  for (const dir of made) await fs.chmod(dir, 0o755);
 }
 
 /**

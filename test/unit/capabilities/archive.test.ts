@@ -260,6 +260,28 @@ describe("extraction", () => {
     ]);
   });
 
+  it("writes 0644 files and 0755 folders (implicit parents too) even under a restrictive umask", async () => {
+    const previous = process.umask(0o077);
+    try {
+      const zip = await makeZip([
+        { name: "SKILL.md", data: skillMd("demo") },
+        { name: "deep/er/file.txt", data: "x" },
+        { name: "deep/er/run", data: "x", mode: 0o755 },
+      ]);
+      expect(await extractPackage(zip, "skill", dest)).toEqual({ ok: true });
+    } finally {
+      process.umask(previous);
+    }
+    expect((await snapshotTree(dest)).map((e) => [e.path, e.mode])).toEqual([
+      ["SKILL.md", 0o644],
+      ["deep", 0o755],
+      ["deep/er", 0o755],
+      ["deep/er/file.txt", 0o644],
+      ["deep/er/run", 0o755],
+    ]);
+    expect((await fs.stat(dest)).mode & 0o777).toBe(0o755);
+  });
+
   it("breaks a tie between equally shallow SKILL.md files by path order", async () => {
     const zip = await makeZip([
       { name: "b/SKILL.md", data: skillMd("b") },
