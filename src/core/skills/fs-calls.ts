@@ -64,9 +64,11 @@ export async function readTextFileLimited(file: string, limit: number): Promise<
         buffer.copy(bigger, 0, 0, length);
         buffer = bigger;
       }
+      const wanted = buffer.length - length;
       const bytes = await read(fd, buffer, length);
-      if (bytes === 0) break;
       length += bytes;
+      // A short read of a regular file means its end: no extra round trip to read 0 bytes.
+      if (bytes === 0 || bytes < wanted) break;
     }
     return { status: "ok", text: buffer.toString("utf8", 0, length) };
   } finally {
