@@ -213,6 +213,10 @@ export class DeviceConnection {
     loop.controller.abort();
     await loop.done;
     if (this.loop === loop) this.loop = null;
+    // Nothing is connected any more: never leave a stale "registered" behind.
+    if (this.current.state === "registered" || this.current.state === "connecting") {
+      this.set({ state: "offline", nextRetryAt: null });
+    }
   }
 
   private set(patch: Partial<ConnectionState>): void {

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import net from "node:net";
-import { io as ioClient } from "socket.io-client";
+import { io as ioClient, type Socket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { readStatusFile } from "../../../src/device/status-file.js";
 import { startTestBackend } from "../../backend/server.js";
@@ -47,6 +47,32 @@ describe("connect, register, heartbeat", () => {
       nextRetryAt: null,
     });
     expect(state.registeredAt).not.toBeNull();
+  });
+
+  it("each attempt makes a new Socket.IO client with exactly the §2 options", async () => {
+    const made: Array<{ url: string; options: unknown }> = [];
+    h = await startHarness({
+      createSocket: (url, options): Socket => {
+        made.push({ url, options: structuredClone(options) }); // io() adds its own keys to the object
+        return ioClient(url, options);
+      },
+    });
+    await h.device.start();
+    await h.waitForState("registered");
+    await h.device.tokenChanged();
+    await h.waitForState("registered");
+    expect(made).toHaveLength(2);
+    expect(made[0]).toEqual({
+      url: `${h.backend.url}/local-executor`,
+      options: {
+        path: "/socket.io",
+        transports: ["websocket"],
+        reconnection: false,
+        forceNew: true,
+        autoConnect: false,
+        auth: { token: "test-token" },
+      },
+    });
   });
 
   it("heartbeats keep coming, each with the §4 payload and a full capability report the backend stores", async () => {

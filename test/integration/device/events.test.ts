@@ -388,6 +388,30 @@ describe("other backend events", () => {
     expect(harness.backend.eventsNamed("response.incomplete")).toHaveLength(0);
   });
 
+  it("heartbeats keep flowing while a capability sync is still working", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let syncsStarted = 0;
+    const harness = await registered({
+      wrapCapabilities: (real) => ({
+        report: () => real.report(),
+        applySync: async (payload) => {
+          syncsStarted++;
+          await held;
+          return real.applySync(payload);
+        },
+      }),
+    });
+    await waitFor(() => syncsStarted === 1, { what: "the replace sync to start" });
+    const before = harness.backend.eventsNamed("device:heartbeat").length;
+    await waitFor(() => harness.backend.eventsNamed("device:heartbeat").length >= before + 2, {
+      what: "two heartbeats during the sync",
+    });
+    expect(harness.backend.device(harness.deviceId)?.syncAcks).toHaveLength(0);
+    release();
+    await waitFor(() => harness.backend.device(harness.deviceId)?.syncAcks.length, { what: "the sync ack" });
+  });
+
   it("the replace sync after registration is acked and followed by one extra heartbeat", async () => {
     const harness = await registered({ timings: { heartbeatIntervalMs: 60_000 } });
     await waitFor(() => harness.backend.device(harness.deviceId)?.syncAcks.length, {

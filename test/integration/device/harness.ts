@@ -10,8 +10,8 @@ import { createLogger, type Logger } from "../../../src/core/log.js";
 import { WorkdirService } from "../../../src/core/workdir/service.js";
 import { createBackendCommands } from "../../../src/device/backend-command.js";
 import type { ConnectionState, ConnectionTimings } from "../../../src/device/connection.js";
-import type { RunGated } from "../../../src/device/deps.js";
-import { DeviceService } from "../../../src/device/device-service.js";
+import type { CapabilitiesPort, RunGated } from "../../../src/device/deps.js";
+import { DeviceService, type DeviceServiceOptions } from "../../../src/device/device-service.js";
 import { AuditLog } from "../../../src/executor/audit-log.js";
 import { gateAndRun } from "../../../src/executor/gate.js";
 import { keytarKeychain } from "../../../src/secrets/keychain.js";
@@ -56,6 +56,9 @@ export interface HarnessOptions {
   secrets?: SecretStore;
   /** The person at the approval prompt (default: nobody, askFallback decides). */
   prompt?: PromptFn;
+  /** Wraps the real capability sync (e.g. to hold a sync open while heartbeats are observed). */
+  wrapCapabilities?: (real: CapabilitiesPort) => CapabilitiesPort;
+  createSocket?: DeviceServiceOptions["createSocket"];
 }
 
 /** A secret store with no keychain at all (keytar cannot load): the real file-fallback path. */
@@ -134,8 +137,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     env,
     secrets,
     logger,
-    capabilities,
+    capabilities: options.wrapCapabilities ? options.wrapCapabilities(capabilities) : capabilities,
     commands: createBackendCommands({ runGated, workdir, logger }),
+    ...(options.createSocket ? { createSocket: options.createSocket } : {}),
     timings: { ...FAST_TIMINGS, ...options.timings },
     ...(options.now ? { now: options.now } : {}),
   });
