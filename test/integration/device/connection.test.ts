@@ -295,7 +295,7 @@ describe("reconnect loop", () => {
     ["success: false", () => ({ success: false }), "device registration was rejected by backend"],
     ["no ack at all", "ignore" as const, "device:register timed out"],
   ])("registration fails on %s and the loop backs off", async (_what, reply, message) => {
-    h = await startHarness();
+    h = await startHarness({ timings: { registerTimeoutMs: 300 } });
     h.backend.behaviour.registerReply = reply;
     await h.device.start();
     await waitFor(() => h!.states.find((s) => s.state === "offline" && s.lastError === message), {
@@ -342,7 +342,7 @@ describe("reconnect loop", () => {
   });
 
   it("a heartbeat without an ack times out and counts as a failure", async () => {
-    h = await startHarness();
+    h = await startHarness({ timings: { heartbeatTimeoutMs: 300 } });
     await h.device.start();
     await h.waitForState("registered");
     h.backend.behaviour.heartbeatReply = "ignore";

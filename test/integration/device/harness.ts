@@ -20,13 +20,14 @@ import { startTestBackend, type TestBackend } from "../../backend/server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 
+/** Short intervals, but ack timeouts roomy enough for a loaded CI machine (tests that want a timeout set their own). */
 export const FAST_TIMINGS: ConnectionTimings = {
   heartbeatIntervalMs: 150,
-  heartbeatTimeoutMs: 400,
+  heartbeatTimeoutMs: 3_000,
   backoffBaseMs: 40,
   backoffCapMs: 320,
-  connectTimeoutMs: 1_000,
-  registerTimeoutMs: 400,
+  connectTimeoutMs: 5_000,
+  registerTimeoutMs: 3_000,
 };
 
 export interface Harness {
