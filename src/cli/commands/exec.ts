@@ -1,6 +1,5 @@
 // `gatehouse exec`: decide and run one command through the gate, from a terminal or a script. Nobody
 // is asked from here (prompt: null), so askFallback decides what needs a person.
-import { once } from "node:events";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -8,7 +7,7 @@ import { parseArgs } from "node:util";
 import { ApprovalsStore } from "../../core/approvals/index.js";
 import { AuditLog } from "../../executor/audit-log.js";
 import { gateAndRun, isAllowed, type GateRunResult } from "../../executor/gate.js";
-import { MAX_OUTPUT_CAP } from "../../executor/output-capture.js";
+import { MAX_OUTPUT_CAP, type StreamName } from "../../executor/output-capture.js";
 import { DEFAULT_TIMEOUT_MS } from "../../executor/run-process.js";
 import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
@@ -17,6 +16,9 @@ const USAGE =
 /** Exit status when the command was refused or did not start (as a shell does for "cannot execute"). */
 export const EXIT_REFUSED = 126;
 const EXIT_NOT_FOUND = 127;
+/** After Ctrl-C (128 + SIGINT), and when the reader of our output went away (128 + SIGPIPE), as shells do. */
+const EXIT_INTERRUPTED = 130;
+const EXIT_OUTPUT_CLOSED = 141;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
 
 interface ExecOptions {
@@ -107,8 +109,48 @@ export function exitStatusOf(result: GateRunResult): number {
   return number ? 128 + number : EXIT_REFUSED;
 }
 
-function writeThrough(stream: NodeJS.WritableStream, chunk: Buffer): Promise<void> | undefined {
-  return stream.write(chunk) ? undefined : once(stream, "drain").then(() => undefined);
+/**
+ * Prints the command's output through with backpressure. When the reader goes away (`… | head -1`),
+ * `onClosed` runs once and nothing more is written.
+ */
+function passthrough(
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  onClosed: () => void,
+) {
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    onClosed();
+  };
+  streams.stdout.on("error", close);
+  streams.stderr.on("error", close);
+  const write = (name: StreamName, chunk: Buffer): Promise<void> | undefined => {
+    if (closed) return undefined;
+    const stream = streams[name];
+    if (stream.write(chunk)) return undefined;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off("drain", done);
+        stream.off("error", done);
+        stream.off("close", done);
+        resolve();
+      };
+      stream.on("drain", done);
+      stream.on("error", done);
+      stream.on("close", done);
+    });
+  };
+  return {
+    write,
+    get closed() {
+      return closed;
+    },
+    detach() {
+      streams.stdout.off("error", close);
+      streams.stderr.off("error", close);
+    },
+  };
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -125,6 +167,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   // which ends the whole tree.
   const controller = new AbortController();
   const cancel = () => controller.abort();
+  const output = options.json ? null : passthrough(ctx, cancel);
   const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const signal of signals) process.on(signal, cancel);
   const background: Promise<void>[] = [];
@@ -141,11 +184,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
         ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
         outputMode: "combined",
         signal: controller.signal,
-        ...(options.json
-          ? {}
-          : {
-              onOutput: (stream, chunk) => writeThrough(stream === "stdout" ? ctx.stdout : ctx.stderr, chunk),
-            }),
+        ...(output ? { onOutput: output.write } : {}),
       },
       {
         approvals,
@@ -160,6 +199,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     );
   } finally {
     for (const signal of signals) process.off(signal, cancel);
+    output?.detach();
   }
 
   if (ctx.env.GATEHOUSE_REPORT_RSS === "1") {
@@ -183,10 +223,12 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       ...(result.warnings.length ? { warnings: result.warnings } : {}),
     });
   } else {
-    reportForPeople(ctx, result, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // A closed output ends the run quietly, as SIGPIPE would.
+    if (!output?.closed) reportForPeople(ctx, result, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
   await Promise.all(background); // usage notes for the allowlist editor, after the result is out
-  if (controller.signal.aborted && isAllowed(result.decision)) return 130;
+  if (output?.closed && isAllowed(result.decision)) return EXIT_OUTPUT_CLOSED;
+  if (controller.signal.aborted && isAllowed(result.decision)) return EXIT_INTERRUPTED;
   return exitStatusOf(result);
 }
 

@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalsStore, type PolicySettings } from "../../../src/core/approvals/index.js";
 import { AuditLog } from "../../../src/executor/audit-log.js";
 import { TRUNCATION_MARKER } from "../../../src/executor/output-capture.js";
-import { runCli } from "../../support/cli.js";
+import { GATEHOUSE_BIN, runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -188,5 +189,48 @@ describe("gatehouse exec", () => {
       expect(result.stderr).toMatch(/Usage: gatehouse exec/);
     }
     await expect(fs.access(t.paths.audit)).rejects.toThrow();
+  });
+});
+
+describe("gatehouse exec with a reader that goes away", () => {
+  it("stops the command and exits 141 when its output is closed (`… | head -1`)", async () => {
+    const store = new ApprovalsStore({ path: t.paths.approvals, defaultSocketPath: t.paths.defaultSocket });
+    await store.ensure();
+    await store.applyPreset("trust");
+    const child = spawn(process.execPath, [GATEHOUSE_BIN, "exec", "--", "yes"], {
+      env: t.env,
+      cwd: t.home,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await new Promise((resolve) => child.stdout.once("data", resolve));
+    child.stdout.destroy();
+    expect(await exited).toBe(141);
+  });
+});
+
+describe("gatehouse exec interrupted", () => {
+  it("stops the whole command tree and exits 130 on Ctrl-C (SIGINT)", async () => {
+    const store = new ApprovalsStore({ path: t.paths.approvals, defaultSocketPath: t.paths.defaultSocket });
+    await store.ensure();
+    await store.applyPreset("trust");
+    const pidFile = path.join(t.home, "sleeper.pid");
+    const child = spawn(
+      process.execPath,
+      [GATEHOUSE_BIN, "exec", "--shell", "--", `sleep 1000 & echo $! > '${pidFile}'; wait`],
+      { env: t.env, cwd: t.home, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const sleeper = await waitFor(
+      async () => Number(await fs.readFile(pidFile, "utf8").catch(() => "")) || null,
+      { what: "the command to start" },
+    );
+    try {
+      child.kill("SIGINT");
+      expect(await exited).toBe(130);
+      await waitFor(() => !alive(sleeper), { what: "the command's child to be gone" });
+    } finally {
+      if (alive(sleeper)) process.kill(sleeper, "SIGKILL");
+    }
   });
 });
