@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PromptFn } from "../../../src/core/policy/types.js";
+import type { TaskEventSink, TaskRegistry } from "../../../src/device/deps.js";
 import { serialisedBytes } from "../../../src/device/ack-size.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHarness, type Harness, type HarnessOptions } from "./harness.js";
@@ -375,6 +376,39 @@ describe("other backend events", () => {
     expect(harness.backend.eventsNamed("response.incomplete")[0]?.payload).toMatchObject({
       data: { response: { status: "cancelled", error: { code: "cancelled", message: "Task cancelled" } } },
     });
+  });
+
+  it("while not registered, task events are dropped except terminal ones, which go right after the next registration", async () => {
+    let sink: TaskEventSink | undefined;
+    const tasks: TaskRegistry = {
+      execute: (_payload, events) => void (sink = events),
+      cancel: () => undefined,
+      closeSession: async () => undefined,
+      snapshot: () => ({ runningTaskIds: ["31"], activeTaskIds: ["31"], queued: 0 }),
+    };
+    const harness = await registered({ tasks });
+    harness.backend.send(harness.deviceId, "task:execute", { task_id: 31, subtask_id: 310 });
+    await waitFor(() => sink, { what: "the task to start" });
+    await waitFor(
+      () =>
+        harness.backend
+          .device(harness.deviceId)
+          ?.heartbeats.some((b) => (b.running_task_ids as string[])[0] === "31"),
+      {
+        what: "a heartbeat listing the running task",
+      },
+    );
+    await harness.backend.stop();
+    await waitFor(() => harness.device.state().state === "offline", { what: "the device to notice" });
+    sink!.emit("response.output_text.delta", { event_type: "response.output_text.delta", task_id: 31 });
+    sink!.emit("response.completed", { event_type: "response.completed", task_id: 31 }, { terminal: true });
+    await harness.backend.start();
+    await waitFor(() => harness.backend.eventsNamed("response.completed").length, {
+      what: "the kept terminal event",
+    });
+    expect(harness.backend.eventsNamed("response.output_text.delta")).toHaveLength(0);
+    const names = harness.backend.events.map((e) => e.event);
+    expect(names.lastIndexOf("device:register")).toBeLessThan(names.indexOf("response.completed"));
   });
 
   it("task:close-session forgets a remembered cancel", async () => {

@@ -10,7 +10,7 @@ import { createLogger, type Logger } from "../../../src/core/log.js";
 import { WorkdirService } from "../../../src/core/workdir/service.js";
 import { createBackendCommands } from "../../../src/device/backend-command.js";
 import type { ConnectionState, ConnectionTimings } from "../../../src/device/connection.js";
-import type { CapabilitiesPort, RunGated } from "../../../src/device/deps.js";
+import type { CapabilitiesPort, RunGated, TaskRegistry } from "../../../src/device/deps.js";
 import { DeviceService, type DeviceServiceOptions } from "../../../src/device/device-service.js";
 import { AuditLog } from "../../../src/executor/audit-log.js";
 import { gateAndRun } from "../../../src/executor/gate.js";
@@ -60,6 +60,7 @@ export interface HarnessOptions {
   /** Wraps the real capability sync (e.g. to hold a sync open while heartbeats are observed). */
   wrapCapabilities?: (real: CapabilitiesPort) => CapabilitiesPort;
   createSocket?: DeviceServiceOptions["createSocket"];
+  tasks?: TaskRegistry;
 }
 
 /** A secret store with no keychain at all (keytar cannot load): the real file-fallback path. */
@@ -141,6 +142,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     capabilities: options.wrapCapabilities ? options.wrapCapabilities(capabilities) : capabilities,
     commands: createBackendCommands({ runGated, workdir, logger }),
     ...(options.createSocket ? { createSocket: options.createSocket } : {}),
+    ...(options.tasks ? { tasks: options.tasks } : {}),
     timings: { ...FAST_TIMINGS, ...options.timings },
     ...(options.now ? { now: options.now } : {}),
   });
