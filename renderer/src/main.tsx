@@ -1,8 +1,8 @@
+// Entry point: the approval window is `index.html#approval`; anything else is the main window.
 import { createRoot } from "react-dom/client";
-
-function App() {
-  return <main>Gatehouse</main>;
-}
+import { ApprovalWindow, MainWindow } from "./app.js";
+import "./styles.css";
 
 const root = document.getElementById("root");
-if (root) createRoot(root).render(<App />);
+const isApprovalWindow = window.location.hash === "#approval";
+if (root) createRoot(root).render(isApprovalWindow ? <ApprovalWindow /> : <MainWindow />);

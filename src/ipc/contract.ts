@@ -1,2 +1,814 @@
-// IPC contract (issue 6).
-export {};
+// The IPC contract between the renderer and main (architecture.md "IPC between renderer and main"):
+// every channel once, with a zod schema for its request and its response, and every event main pushes
+// to the renderer with its payload schema. Main validates both ways (src/ipc/router.ts); the renderer
+// imports only the types from here (type-only imports: zod never reaches the renderer bundle).
+// Keep this file self-contained (zod only): the renderer's tsconfig type-checks it without Node types.
+import { z } from "zod";
+
+// ---- shared vocabulary ----------------------------------------------------------------------------
+
+export const SecuritySchema = z.enum(["deny", "allowlist", "full"]);
+export const AskSchema = z.enum(["off", "on-miss", "always"]);
+export const PresetNameSchema = z.enum(["locked", "ask", "trust"]);
+export type Security = z.infer<typeof SecuritySchema>;
+export type Ask = z.infer<typeof AskSchema>;
+export type PresetName = z.infer<typeof PresetNameSchema>;
+
+const Empty = z.object({}).strict();
+const Ok = z.object({ ok: z.literal(true) });
+/** A refusal the user reads (a value, not an error): what happened and what to do. */
+const Refusal = z.object({ ok: z.literal(false), reason: z.string() });
+
+export const CommandInputSchema = z.object({
+  argv: z.array(z.string()).optional(),
+  command: z.string().optional(),
+  shell: z.enum(["posix", "cmd", "powershell"]).optional(),
+});
+export type CommandInput = z.infer<typeof CommandInputSchema>;
+
+export const FlagSchema = z.object({
+  kind: z.string(),
+  detail: z.string(),
+  segment: z.number().int().optional(),
+  coveredBy: z.string().optional(),
+});
+export type Flag = z.infer<typeof FlagSchema>;
+
+export const SegmentSchema = z.object({
+  argv: z.array(z.string()),
+  executable: z.string(),
+  resolvedPath: z.string().nullable(),
+  foundVia: z.string().nullable(),
+  resolveError: z.string().optional(),
+  wrapper: z.boolean().optional(),
+  context: z.string(),
+  inlineCode: z.boolean().optional(),
+  dynamicArgs: z.boolean().optional(),
+  matchedEntryId: z.string().nullable(),
+  matchedAgentId: z.string().optional(),
+  missReason: z.string().optional(),
+});
+export type Segment = z.infer<typeof SegmentSchema>;
+
+export const ProposedEntrySchema = z.object({
+  pattern: z.string(),
+  argPattern: z.string().optional(),
+  segment: z.number().int().nonnegative(),
+});
+export type ProposedEntry = z.infer<typeof ProposedEntrySchema>;
+
+const SettingSources = z.object({ security: z.string(), ask: z.string(), askFallback: z.string() });
+
+export const ExplanationSchema = z.object({
+  outcome: z.enum(["run", "prompt", "deny"]),
+  reason: z.string(),
+  matchedEntryIds: z.array(z.string()),
+  security: SecuritySchema,
+  ask: AskSchema,
+  askFallback: SecuritySchema,
+  sources: SettingSources,
+  agentId: z.string(),
+  cwd: z.string(),
+  command: CommandInputSchema,
+  flags: z.array(z.string()),
+  flagDetails: z.array(FlagSchema),
+  segments: z.array(SegmentSchema),
+  allowlistSatisfied: z.boolean(),
+  approvalsFile: z.object({
+    path: z.string(),
+    status: z.enum(["ok", "missing", "invalid"]),
+    error: z.string().optional(),
+  }),
+  proposedEntries: z.array(ProposedEntrySchema),
+  allowAlwaysAvailable: z.boolean(),
+});
+export type Explanation = z.infer<typeof ExplanationSchema>;
+
+/** A pending approval as the dialog shows it. */
+export const PromptViewSchema = z.object({
+  id: z.string(),
+  sessionKey: z.string(),
+  agentId: z.string(),
+  source: z.string(),
+  reason: z.string().optional(),
+  cwd: z.string(),
+  command: CommandInputSchema,
+  /** The command exactly as it will run, as one string (an argv quoted for a POSIX shell). */
+  commandText: z.string(),
+  explanation: ExplanationSchema,
+  createdAt: z.number(),
+  expiresAt: z.number(),
+});
+export type PromptView = z.infer<typeof PromptViewSchema>;
+
+// ---- allowlist ------------------------------------------------------------------------------------
+
+export const AllowlistEntrySchema = z.looseObject({
+  id: z.string(),
+  pattern: z.string(),
+  argPattern: z.string().optional(),
+  cwd: z.string().optional(),
+  expiresAt: z.number().nullable().optional(),
+  usesLeft: z.number().nullable().optional(),
+  source: z.string().optional(),
+  createdAt: z.number().optional(),
+  lastUsedAt: z.number().nullable().optional(),
+  lastUsedCommand: z.string().nullable().optional(),
+  lastResolvedPath: z.string().nullable().optional(),
+});
+export type AllowlistEntry = z.infer<typeof AllowlistEntrySchema>;
+
+/** What the editor sends for a new or edited entry (the shape is checked here, the content by the store). */
+export const EntryInputSchema = z
+  .object({
+    pattern: z.string().max(4096),
+    argPattern: z.string().max(4096).optional(),
+    cwd: z.string().max(4096).optional(),
+    expiresAt: z.number().int().nonnegative().nullable().optional(),
+    usesLeft: z.number().int().nonnegative().nullable().optional(),
+  })
+  .strict();
+export type EntryInput = z.infer<typeof EntryInputSchema>;
+
+export const EntryFieldSchema = z.enum(["pattern", "argPattern", "cwd", "expiresAt", "usesLeft"]);
+export type EntryField = z.infer<typeof EntryFieldSchema>;
+
+/** Validation as you type: the first problem with its field, plus notes (what a bare name resolves to today). */
+export const EntryCheckSchema = z.union([
+  z.object({ ok: z.literal(true), notes: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), field: EntryFieldSchema, reason: z.string(), notes: z.array(z.string()) }),
+]);
+export type EntryCheck = z.infer<typeof EntryCheckSchema>;
+
+export const EntryViewSchema = z.object({
+  /** The list the entry lives in (`*` or the agent id). */
+  agentId: z.string(),
+  entry: AllowlistEntrySchema,
+  liveness: z.enum(["live", "expired", "used-up"]),
+  /** Bare names: the executable PATH finds today, or null; other patterns: null. */
+  resolvesTo: z.string().nullable(),
+  /** A warning about the entry as it stands (a bad regex in a hand-edited file, a name found nowhere). */
+  problem: z.string().nullable(),
+});
+export type EntryView = z.infer<typeof EntryViewSchema>;
+
+export const PolicySettingsSchema = z.object({
+  security: SecuritySchema.optional(),
+  ask: AskSchema.optional(),
+  askFallback: SecuritySchema.optional(),
+});
+export type PolicySettings = z.infer<typeof PolicySettingsSchema>;
+
+export const AgentViewSchema = z.object({
+  id: z.string(),
+  /** Settings written for this agent (absent fields are inherited). */
+  own: PolicySettingsSchema,
+  effective: z.object({
+    security: SecuritySchema,
+    ask: AskSchema,
+    askFallback: SecuritySchema,
+    sources: SettingSources,
+  }),
+  /** Only this agent's own entries (the `*` list is its own agent). */
+  entries: z.array(EntryViewSchema),
+  /** False for the well-known agents listed before anything was written for them. */
+  inFile: z.boolean(),
+});
+export type AgentView = z.infer<typeof AgentViewSchema>;
+
+export const ApprovalsFileStatusSchema = z.object({
+  path: z.string(),
+  status: z.enum(["ok", "missing", "invalid"]),
+  error: z.string().optional(),
+});
+
+export const AllowlistStateSchema = z.object({
+  file: ApprovalsFileStatusSchema,
+  defaults: PolicySettingsSchema,
+  /** The built-in values used where nothing is set. */
+  builtIn: z.object({ security: SecuritySchema, ask: AskSchema, askFallback: SecuritySchema }),
+  /** `*` first, then the agents in the file and the well-known ones, sorted. */
+  agents: z.array(AgentViewSchema),
+  /** The preset `defaults` equals, if any. */
+  preset: PresetNameSchema.nullable(),
+  now: z.number(),
+});
+export type AllowlistState = z.infer<typeof AllowlistStateSchema>;
+
+const AgentIdSchema = z.string().min(1).max(200);
+/** The settings target: an agent id, `*`, or `defaults`. */
+const SettingsTargetSchema = AgentIdSchema;
+
+const EntryResult = z.union([
+  z.object({ ok: z.literal(true), entry: AllowlistEntrySchema }),
+  z.object({ ok: z.literal(false), field: z.string(), reason: z.string() }),
+]);
+
+export const AuditRecordSchema = z.looseObject({
+  ts: z.number(),
+  runId: z.string(),
+  event: z.enum(["decision", "run"]),
+  agentId: z.string(),
+  sessionKey: z.string(),
+  source: z.string(),
+  command: z.string(),
+  cwd: z.string(),
+  decision: z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]),
+  decidedBy: z.string(),
+  reason: z.string(),
+  exitCode: z.number().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+});
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
+
+export const AuditPreviewSchema = z.object({
+  /** How many past decisions were looked at (the newest first). */
+  scanned: z.number(),
+  /** Past commands of this agent whose every segment the entry (with the agent's other entries) would cover. */
+  covered: z.array(
+    z.object({
+      ts: z.number(),
+      command: z.string(),
+      cwd: z.string(),
+      agentId: z.string(),
+      decision: z.string(),
+      decidedBy: z.string(),
+      /** `all`: the whole command would run without a prompt; `some`: the entry covers part of it. */
+      coverage: z.enum(["all", "some"]),
+    }),
+  ),
+});
+export type AuditPreview = z.infer<typeof AuditPreviewSchema>;
+
+// ---- capabilities ---------------------------------------------------------------------------------
+
+export const CapabilitySourceSchema = z.enum([
+  "wegent-managed",
+  "user",
+  "workspace",
+  "plugin",
+  "codex",
+  "extra",
+]);
+export type CapabilitySource = z.infer<typeof CapabilitySourceSchema>;
+export const CapabilityStatusSchema = z.enum([
+  "synced",
+  "ready",
+  "conflict",
+  "failed",
+  "shadowed",
+  "invalid",
+  "ineligible",
+  "disabled",
+]);
+export type CapabilityStatus = z.infer<typeof CapabilityStatusSchema>;
+
+export const RuntimeLinkSchema = z.object({
+  /** Where the runtime (Claude Code, Codex) looks. */
+  path: z.string(),
+  runtime: z.enum(["claude", "codex"]),
+  /** `link` into the store, a `copy` (links impossible there), `missing`, or `user` (the user's own item). */
+  kind: z.enum(["link", "copy", "missing", "user"]),
+  target: z.string().nullable(),
+});
+export type RuntimeLink = z.infer<typeof RuntimeLinkSchema>;
+
+export const SkillRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  source: CapabilitySourceSchema,
+  /** `wegent-managed`, `local user`, `plugin superpowers@wegent`, … */
+  sourceLabel: z.string(),
+  status: CapabilityStatusSchema,
+  statusDetail: z.string().nullable(),
+  version: z.string().nullable(),
+  namespace: z.string().nullable(),
+  path: z.string(),
+  realpath: z.string().nullable(),
+  skillFile: z.string().nullable(),
+  storePath: z.string().nullable(),
+  links: z.array(RuntimeLinkSchema),
+  eligible: z.boolean(),
+  reasons: z.array(z.string()),
+  errors: z.array(z.string()),
+  warnings: z.array(z.string()),
+  permissions: z.array(z.string()),
+  triggers: z.array(z.string()),
+  costChars: z.number().nullable(),
+  costTokens: z.number().nullable(),
+  /** False for a Wegent item that the last sync could not install (no folder on disk). */
+  onDisk: z.boolean(),
+});
+export type SkillRow = z.infer<typeof SkillRowSchema>;
+
+export const PluginRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  marketplace: z.string(),
+  description: z.string(),
+  source: CapabilitySourceSchema,
+  sourceLabel: z.string(),
+  status: CapabilityStatusSchema,
+  statusDetail: z.string().nullable(),
+  version: z.string().nullable(),
+  scope: z.string().nullable(),
+  /** Enabled in Claude Code (`enabledPlugins`), or null when Claude Code does not say. */
+  enabled: z.boolean().nullable(),
+  installPath: z.string().nullable(),
+  storePath: z.string().nullable(),
+  links: z.array(RuntimeLinkSchema),
+  skills: z.array(z.object({ name: z.string(), description: z.string(), path: z.string() })),
+});
+export type PluginRow = z.infer<typeof PluginRowSchema>;
+
+export const McpRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: CapabilitySourceSchema,
+  sourceLabel: z.string(),
+  status: CapabilityStatusSchema,
+  statusDetail: z.string().nullable(),
+  /** `stdio`, `sse`, `streamable-http`, … */
+  transport: z.string(),
+  /** The URL, or the command line (secrets masked). */
+  target: z.string(),
+  /** The server definition as stored (secrets masked). */
+  server: z.record(z.string(), z.unknown()),
+  /** What Claude Code gets in its MCP config (secrets masked). */
+  claude: z.record(z.string(), z.unknown()).nullable(),
+  /** The `-c` overrides Codex gets (secrets masked), or why it gets none. */
+  codex: z.array(z.string()),
+  notices: z.array(z.string()),
+});
+export type McpRow = z.infer<typeof McpRowSchema>;
+
+export const SyncItemResultSchema = z.object({
+  id: z.number().optional(),
+  name: z.string(),
+  status: z.enum(["synced", "failed"]),
+  error: z.string().optional(),
+});
+
+export const SyncProgressSchema = z.object({
+  phase: z.enum(["remove", "download", "install", "write", "cleanup", "done"]),
+  item: z.string().nullable(),
+  done: z.number(),
+  total: z.number(),
+});
+export type SyncProgress = z.infer<typeof SyncProgressSchema>;
+
+export const SyncStateSchema = z.object({
+  revision: z.number(),
+  digest: z.string(),
+  lastSyncAt: z.string().nullable(),
+  manifestPath: z.string(),
+  manifestError: z.string().nullable(),
+  last: z
+    .object({
+      finished_at: z.string(),
+      mode: z.string(),
+      revision: z.number(),
+      success: z.boolean(),
+      skills: z.array(SyncItemResultSchema),
+      plugins: z.array(SyncItemResultSchema),
+      mcps: z.array(SyncItemResultSchema),
+    })
+    .nullable(),
+  /** The sync running now, if any. */
+  progress: SyncProgressSchema.nullable(),
+});
+export type SyncState = z.infer<typeof SyncStateSchema>;
+
+export const CapabilitiesStateSchema = z.object({
+  workspace: z.string().nullable(),
+  catalogueVersion: z.number(),
+  /** Why the catalogue could not be built (an invalid settings file), if so. */
+  catalogueError: z.string().nullable(),
+  skills: z.array(SkillRowSchema),
+  plugins: z.array(PluginRowSchema),
+  mcps: z.array(McpRowSchema),
+  roots: z.array(
+    z.object({
+      rank: z.number(),
+      kind: z.string(),
+      source: z.string(),
+      path: z.string(),
+      exists: z.boolean(),
+      error: z.string().nullable(),
+      count: z.number(),
+    }),
+  ),
+  index: z.object({ count: z.number(), cost_chars: z.number(), cost_tokens: z.number() }),
+  sync: SyncStateSchema,
+});
+export type CapabilitiesState = z.infer<typeof CapabilitiesStateSchema>;
+
+// ---- workdirs -------------------------------------------------------------------------------------
+
+export const RootInfoSchema = z.object({
+  source: z.enum(["workspace", "env", "settings"]),
+  given: z.string(),
+  realpath: z.string().nullable(),
+  case_insensitive: z.boolean(),
+  status: z.enum(["active", "refused", "merged"]),
+  reason: z.string().nullable(),
+});
+export type RootInfo = z.infer<typeof RootInfoSchema>;
+
+export const TaskBindingSchema = z.looseObject({
+  task_id: z.string(),
+  device_id: z.string(),
+  policy: z.string(),
+  requested: z.string().nullable(),
+  git_url: z.string().nullable(),
+  branch: z.string().nullable(),
+  cwd: z.string(),
+  policy_applied: z.string(),
+  fallback: z.object({ code: z.string(), message: z.string() }).nullable(),
+  created_at: z.number(),
+  used_at: z.number(),
+});
+export type TaskBinding = z.infer<typeof TaskBindingSchema>;
+
+export const RepoBindingSchema = z.looseObject({
+  repo: z.string(),
+  branch: z.string(),
+  dir: z.string(),
+  origin: z.string(),
+  created_at: z.number(),
+});
+export type RepoBinding = z.infer<typeof RepoBindingSchema>;
+
+export const WorkdirStateSchema = z.object({
+  available: z.boolean(),
+  workspaceRoot: z.string().nullable(),
+  roots: z.array(RootInfoSchema),
+  bindings: z.array(TaskBindingSchema),
+  repos: z.array(RepoBindingSchema),
+  warnings: z.array(z.string()),
+});
+export type WorkdirState = z.infer<typeof WorkdirStateSchema>;
+
+export const PathCheckSchema = z.object({
+  ok: z.boolean(),
+  code: z.string().nullable(),
+  message: z.string(),
+  lexical: z.string().nullable(),
+  resolved: z.string().nullable(),
+  root: z.string().nullable(),
+  would_create: z.boolean(),
+});
+export type PathCheck = z.infer<typeof PathCheckSchema>;
+
+const PathText = z.string().max(4096);
+
+// ---- status, activity, settings ------------------------------------------------------------------
+
+export const ConnectionStateSchema = z.object({
+  state: z.enum(["unconfigured", "connecting", "registered", "offline", "sign-in-required", "paused"]),
+  backendUrl: z.string().nullable(),
+  deviceId: z.string().nullable(),
+  deviceName: z.string().nullable(),
+  lastError: z.string().nullable(),
+  lastHeartbeatAt: z.string().nullable(),
+  registeredAt: z.string().nullable(),
+  nextRetryAt: z.string().nullable(),
+});
+export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
+
+export const RunningTaskSchema = z.object({
+  taskId: z.string(),
+  subtaskId: z.string().nullable(),
+  agent: z.string(),
+  workdir: z.string().nullable(),
+  startedAt: z.number(),
+});
+export type RunningTask = z.infer<typeof RunningTaskSchema>;
+
+export const StatusSchema = z.object({
+  version: z.string(),
+  home: z.string(),
+  /** Null when this app runs without a device connection (not configured into services). */
+  connection: ConnectionStateSchema.nullable(),
+  /** Milliseconds since the last acknowledged heartbeat, or null. */
+  heartbeatAgeMs: z.number().nullable(),
+  socket: z.object({
+    path: z.string(),
+    state: z.enum(["listening", "stopped"]),
+    connections: z.number(),
+  }),
+  approvalsFile: ApprovalsFileStatusSchema,
+  pending: z.number(),
+  tasks: z.array(RunningTaskSchema),
+});
+export type Status = z.infer<typeof StatusSchema>;
+
+export const ActivityQuerySchema = z
+  .object({
+    limit: z.number().int().min(1).max(2000).optional(),
+    /** Words that must all appear in the command, cwd, agent or reason (case-insensitive). */
+    text: z.string().max(500).optional(),
+    decision: z.enum(["allowed", "denied", "timeout", "cancelled"]).optional(),
+    decidedBy: z.enum(["rule", "user", "fallback", "policy"]).optional(),
+    agentId: z.string().max(200).optional(),
+    event: z.enum(["decision", "run"]).optional(),
+  })
+  .strict();
+export type ActivityQuery = z.infer<typeof ActivityQuerySchema>;
+
+export const SettingsStateSchema = z.object({
+  backendUrl: z.string().nullable(),
+  /** Whether a token is stored (the token itself is never sent to the renderer). */
+  tokenStored: z.boolean(),
+  tokenLocation: z.enum(["keychain", "file", "unknown", "env"]).nullable(),
+  /** Set when WEGENT_AUTH_TOKEN overrides whatever is stored. */
+  tokenFromEnv: z.boolean(),
+  launchAtLogin: z.boolean(),
+  /** Whether this host can change launch at login (the browser test host cannot). */
+  launchAtLoginSupported: z.boolean(),
+  preset: PresetNameSchema.nullable(),
+  logsDir: z.string(),
+  approvalsPath: z.string(),
+  socketPath: z.string(),
+  deviceConfigPath: z.string(),
+  devicePaused: z.boolean(),
+});
+export type SettingsState = z.infer<typeof SettingsStateSchema>;
+
+// ---- the channel table ----------------------------------------------------------------------------
+
+/** Every channel the renderer may call. Adding a name here without a contract below fails to compile. */
+export const CHANNELS = [
+  "prompts.list",
+  "prompts.decide",
+  "allowlist.get",
+  "allowlist.setSettings",
+  "allowlist.addEntry",
+  "allowlist.updateEntry",
+  "allowlist.deleteEntry",
+  "allowlist.duplicateEntry",
+  "allowlist.checkEntry",
+  "allowlist.explain",
+  "allowlist.preview",
+  "capabilities.get",
+  "workdir.get",
+  "workdir.addRoot",
+  "workdir.removeRoot",
+  "workdir.removeBinding",
+  "workdir.addRepo",
+  "workdir.removeRepo",
+  "workdir.check",
+  "status.get",
+  "activity.list",
+  "settings.get",
+  "settings.setBackendUrl",
+  "settings.setToken",
+  "settings.clearToken",
+  "settings.setLaunchAtLogin",
+  "settings.applyPreset",
+  "settings.rotateSocketToken",
+  "settings.openLogs",
+  "device.setPaused",
+  "app.revealPath",
+  "app.copyText",
+  "app.openExternal",
+  "app.pickFolder",
+  "app.openMainWindow",
+] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export interface ChannelContract {
+  request: z.ZodType;
+  response: z.ZodType;
+}
+
+export const CONTRACT = {
+  "prompts.list": { request: Empty, response: z.object({ prompts: z.array(PromptViewSchema) }) },
+  "prompts.decide": {
+    request: z
+      .object({
+        id: z.string().min(1).max(200),
+        decision: z.enum(["allow-once", "allow-always", "deny"]),
+        /** Allow always: the entries to save, possibly edited from `proposedEntries`. */
+        entries: z
+          .array(
+            z
+              .object({
+                pattern: z.string().max(4096),
+                argPattern: z.string().max(4096).optional(),
+                cwd: z.string().max(4096).optional(),
+                segment: z.number().int().nonnegative(),
+              })
+              .strict(),
+          )
+          .max(64)
+          .optional(),
+      })
+      .strict(),
+    response: z.union([
+      Ok,
+      /** The prompt is no longer pending, or an edited entry is invalid (nothing decided). */
+      z.object({ ok: z.literal(false), reason: z.string(), segment: z.number().optional() }),
+    ]),
+  },
+  "allowlist.get": { request: Empty, response: AllowlistStateSchema },
+  "allowlist.setSettings": {
+    request: z
+      .object({
+        agentId: SettingsTargetSchema,
+        /** null = inherit again (the field is removed). */
+        security: SecuritySchema.nullable().optional(),
+        ask: AskSchema.nullable().optional(),
+        askFallback: SecuritySchema.nullable().optional(),
+      })
+      .strict(),
+    response: z.union([Ok, Refusal]),
+  },
+  "allowlist.addEntry": {
+    request: z.object({ agentId: AgentIdSchema, entry: EntryInputSchema }).strict(),
+    response: EntryResult,
+  },
+  "allowlist.updateEntry": {
+    request: z
+      .object({ agentId: AgentIdSchema, id: z.string().min(1).max(200), entry: EntryInputSchema })
+      .strict(),
+    response: EntryResult,
+  },
+  "allowlist.deleteEntry": {
+    request: z.object({ agentId: AgentIdSchema, id: z.string().min(1).max(200) }).strict(),
+    response: z.object({ removed: z.boolean() }),
+  },
+  "allowlist.duplicateEntry": {
+    request: z
+      .object({
+        agentId: AgentIdSchema,
+        id: z.string().min(1).max(200),
+        /** Copy into another agent's list (default: the same list). */
+        toAgentId: AgentIdSchema.optional(),
+      })
+      .strict(),
+    response: EntryResult,
+  },
+  "allowlist.checkEntry": {
+    request: z.object({ entry: EntryInputSchema, agentId: AgentIdSchema.optional() }).strict(),
+    response: EntryCheckSchema,
+  },
+  "allowlist.explain": {
+    request: z
+      .object({
+        agentId: AgentIdSchema,
+        command: z.string().max(100_000),
+        cwd: PathText.optional(),
+      })
+      .strict(),
+    response: z.union([z.object({ ok: z.literal(true), explanation: ExplanationSchema }), Refusal]),
+  },
+  "allowlist.preview": {
+    request: z
+      .object({
+        agentId: AgentIdSchema,
+        entry: EntryInputSchema,
+        /** The entry being edited (its saved version is left out of the preview). */
+        replaceId: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(5000).optional(),
+      })
+      .strict(),
+    response: z.union([z.object({ ok: z.literal(true), preview: AuditPreviewSchema }), Refusal]),
+  },
+  "capabilities.get": {
+    request: z.object({ workspace: PathText.nullable().optional() }).strict(),
+    response: CapabilitiesStateSchema,
+  },
+  "workdir.get": { request: Empty, response: WorkdirStateSchema },
+  "workdir.addRoot": {
+    request: z.object({ path: PathText }).strict(),
+    response: z.union([z.object({ ok: z.literal(true), roots: z.array(RootInfoSchema) }), Refusal]),
+  },
+  "workdir.removeRoot": {
+    request: z.object({ path: PathText }).strict(),
+    response: z.union([z.object({ ok: z.literal(true), roots: z.array(RootInfoSchema) }), Refusal]),
+  },
+  "workdir.removeBinding": {
+    request: z.object({ taskId: z.string().min(1).max(200), deviceId: z.string().min(1).max(200) }).strict(),
+    response: z.object({ removed: z.boolean() }),
+  },
+  "workdir.addRepo": {
+    request: z
+      .object({
+        repo: z.string().max(4096).optional(),
+        branch: z.string().max(500).optional(),
+        dir: PathText,
+      })
+      .strict(),
+    response: z.union([z.object({ ok: z.literal(true), binding: RepoBindingSchema }), Refusal]),
+  },
+  "workdir.removeRepo": {
+    request: z.object({ repo: z.string().min(1).max(4096), branch: z.string().min(1).max(500) }).strict(),
+    response: z.object({ removed: z.boolean() }),
+  },
+  "workdir.check": {
+    request: z.object({ path: PathText, taskId: z.string().max(200).optional() }).strict(),
+    response: PathCheckSchema,
+  },
+  "status.get": { request: Empty, response: StatusSchema },
+  "activity.list": {
+    request: ActivityQuerySchema,
+    response: z.object({ records: z.array(AuditRecordSchema), scanned: z.number() }),
+  },
+  "settings.get": { request: Empty, response: SettingsStateSchema },
+  "settings.setBackendUrl": {
+    request: z.object({ url: z.string().max(2048) }).strict(),
+    response: z.union([z.object({ ok: z.literal(true), url: z.string() }), Refusal]),
+  },
+  "settings.setToken": {
+    request: z.object({ token: z.string().max(16_384) }).strict(),
+    response: z.union([z.object({ ok: z.literal(true), location: z.string() }), Refusal]),
+  },
+  "settings.clearToken": { request: Empty, response: z.object({ removed: z.boolean() }) },
+  "settings.setLaunchAtLogin": {
+    request: z.object({ enabled: z.boolean() }).strict(),
+    response: z.union([Ok, Refusal]),
+  },
+  "settings.applyPreset": { request: z.object({ preset: PresetNameSchema }).strict(), response: Ok },
+  "settings.rotateSocketToken": { request: Empty, response: Ok },
+  "settings.openLogs": { request: Empty, response: z.union([Ok, Refusal]) },
+  "device.setPaused": {
+    request: z.object({ paused: z.boolean() }).strict(),
+    response: z.union([Ok, Refusal]),
+  },
+  "app.revealPath": { request: z.object({ path: PathText }).strict(), response: z.union([Ok, Refusal]) },
+  "app.copyText": { request: z.object({ text: z.string().max(1_000_000) }).strict(), response: Ok },
+  "app.openExternal": {
+    request: z.object({ url: z.string().max(4096) }).strict(),
+    response: z.union([Ok, Refusal]),
+  },
+  "app.pickFolder": {
+    request: z.object({ title: z.string().max(200).optional() }).strict(),
+    response: z.object({ path: z.string().nullable() }),
+  },
+  "app.openMainWindow": {
+    request: z
+      .object({
+        screen: z
+          .enum(["status", "allowlist", "capabilities", "workdirs", "activity", "settings"])
+          .optional(),
+      })
+      .strict(),
+    response: Ok,
+  },
+} as const satisfies { [K in Channel]: ChannelContract };
+
+// ---- events (main → renderer) ---------------------------------------------------------------------
+
+export const EVENTS = [
+  "prompts.changed",
+  "status.connection",
+  "status.tasks",
+  "capabilities.progress",
+  "capabilities.changed",
+  "allowlist.changed",
+  "workdir.changed",
+  "app.navigate",
+] as const;
+export type EventName = (typeof EVENTS)[number];
+
+export const EVENT_CONTRACT = {
+  "prompts.changed": z.object({ prompts: z.array(PromptViewSchema) }),
+  "status.connection": ConnectionStateSchema,
+  "status.tasks": z.object({ tasks: z.array(RunningTaskSchema) }),
+  "capabilities.progress": SyncProgressSchema,
+  "capabilities.changed": z.object({ reason: z.enum(["sync", "files"]), version: z.number() }),
+  "allowlist.changed": z.object({}),
+  "workdir.changed": z.object({ change: z.enum(["roots", "bindings", "repos", "warnings"]) }),
+  /** Main asks the main window to show a screen (tray menu). */
+  "app.navigate": z.object({
+    screen: z.enum(["status", "allowlist", "capabilities", "workdirs", "activity", "settings"]),
+  }),
+} as const satisfies { [K in EventName]: z.ZodType };
+
+// ---- types for both sides -------------------------------------------------------------------------
+
+export type RequestOf<C extends Channel> = z.input<(typeof CONTRACT)[C]["request"]>;
+export type ResponseOf<C extends Channel> = z.output<(typeof CONTRACT)[C]["response"]>;
+export type EventPayload<E extends EventName> = z.output<(typeof EVENT_CONTRACT)[E]>;
+
+export type IpcErrorCode = "bad_request" | "forbidden" | "unknown_channel" | "bad_response" | "failed";
+
+/** Every call resolves to this envelope; the error message is for people and never holds a secret. */
+export type IpcResult<T> =
+  { ok: true; value: T } | { ok: false; error: { code: IpcErrorCode; message: string } };
+
+/** `window.gatehouse`: one method per channel, plus `on(event, cb)` returning an unsubscribe function. */
+export type GatehouseApi = {
+  [C in Channel]: (request: RequestOf<C>) => Promise<IpcResult<ResponseOf<C>>>;
+} & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+};
+
+/** The Electron IPC channel names the preload uses (one invoke channel, one event channel). */
+export const IPC_INVOKE = "gatehouse:invoke";
+export const IPC_EVENT = "gatehouse:event";
+export type Screen = EventPayload<"app.navigate">["screen"];

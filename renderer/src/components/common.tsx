@@ -1,0 +1,102 @@
+// Small building blocks shared by the screens: sections, badges, copyable text, messages.
+import { useState, type ReactNode } from "react";
+import { call } from "../bridge.js";
+
+export function Section(props: { title: string; actions?: ReactNode; children: ReactNode; id?: string }) {
+  const headingId = props.id ?? `section-${props.title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <header className="section-header">
+        <h2 id={headingId}>{props.title}</h2>
+        {props.actions ? <div className="section-actions">{props.actions}</div> : null}
+      </header>
+      {props.children}
+    </section>
+  );
+}
+
+export type Tone = "neutral" | "good" | "warn" | "bad" | "info";
+
+export function Pill(props: { tone: Tone; children: ReactNode; title?: string }) {
+  return (
+    <span className={`pill pill-${props.tone}`} title={props.title}>
+      {props.children}
+    </span>
+  );
+}
+
+export function Message(props: {
+  tone: "error" | "warn" | "info" | "ok";
+  children: ReactNode;
+  live?: boolean;
+}) {
+  return (
+    <div
+      className={`message message-${props.tone}`}
+      role={props.live ? (props.tone === "error" ? "alert" : "status") : undefined}
+    >
+      {props.children}
+    </div>
+  );
+}
+
+/** A path or command shown whole (wrapping), selectable, with a copy button. */
+export function CopyText(props: { text: string; label: string; mono?: boolean; reveal?: boolean }) {
+  const [copied, setCopied] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const copy = async () => {
+    try {
+      await call("app.copyText", { text: props.text });
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  };
+  const reveal = async () => {
+    const result = await call("app.revealPath", { path: props.text }).catch((e: Error) => ({
+      ok: false as const,
+      reason: e.message,
+    }));
+    setProblem(result.ok ? null : result.reason);
+  };
+  return (
+    <span className="copy-text">
+      <span className={props.mono === false ? "selectable" : "mono selectable"}>{props.text}</span>
+      <button type="button" className="link-button" onClick={copy} aria-label={`Copy ${props.label}`}>
+        {copied ? "Copied" : "Copy"}
+      </button>
+      {props.reveal ? (
+        <button type="button" className="link-button" onClick={reveal} aria-label={`Reveal ${props.label}`}>
+          Reveal
+        </button>
+      ) : null}
+      {problem ? <span className="field-error">{problem}</span> : null}
+    </span>
+  );
+}
+
+export function Empty(props: { children: ReactNode }) {
+  return <p className="empty">{props.children}</p>;
+}
+
+export function KeyValue(props: { rows: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="kv">
+      {props.rows.map(([key, value]) => (
+        <div className="kv-row" key={key}>
+          <dt>{key}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Loading(props: { what: string }) {
+  return (
+    <p className="empty" role="status">
+      Loading {props.what}…
+    </p>
+  );
+}

@@ -1,0 +1,472 @@
+// The capability browser (ui.md "Capability browser"): tabs Skills / Plugins / MCP servers with counts,
+// one search over name, description and tags, rows with source badge, status and version, a details
+// pane, and the sync state with a progress bar. Updates live on sync progress and catalogue changes.
+import { useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+import type {
+  CapabilitiesState,
+  CapabilityStatus,
+  McpRow,
+  PluginRow,
+  RuntimeLink,
+  SkillRow,
+  SyncProgress,
+} from "../../../src/ipc/contract.js";
+import { call, useEvent, useRemote } from "../bridge.js";
+import {
+  CopyText,
+  Empty,
+  KeyValue,
+  Loading,
+  Message,
+  Pill,
+  Section,
+  type Tone,
+} from "../components/common.js";
+import { clock, plural, relativeTime } from "../words.js";
+
+type Tab = "skills" | "plugins" | "mcps";
+type Row = SkillRow | PluginRow | McpRow;
+
+const STATUS_TONE: Record<CapabilityStatus, Tone> = {
+  synced: "good",
+  ready: "good",
+  conflict: "bad",
+  failed: "bad",
+  shadowed: "neutral",
+  invalid: "bad",
+  ineligible: "warn",
+  disabled: "neutral",
+};
+
+const PHASE_WORDS: Record<SyncProgress["phase"], string> = {
+  remove: "Removing",
+  download: "Downloading",
+  install: "Installing",
+  write: "Writing the manifest",
+  cleanup: "Cleaning up",
+  done: "Done",
+};
+
+function Badge(props: { source: string; label: string }) {
+  return <span className={`badge badge-${props.source}`}>{props.label}</span>;
+}
+
+function matches(row: Row, words: string[]): boolean {
+  if (words.length === 0) return true;
+  const tags = "tags" in row ? row.tags.join(" ") : "";
+  const description = "description" in row ? row.description : "";
+  const hay = `${row.name} ${description} ${tags}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+function versionOf(row: Row): string {
+  if ("namespace" in row && row.namespace)
+    return row.version ? `${row.version} · ${row.namespace}` : row.namespace;
+  if ("version" in row && row.version) return row.version;
+  if ("transport" in row) return row.transport;
+  return "";
+}
+
+function Links(props: { links: RuntimeLink[] }) {
+  if (props.links.length === 0) return null;
+  return (
+    <ul className="plain-list">
+      {props.links.map((link) => (
+        <li key={link.path}>
+          <span className="muted">{link.runtime === "claude" ? "Claude Code" : "Codex"}: </span>
+          <CopyText text={link.path} label={`${link.runtime} path`} reveal={link.kind !== "missing"} />
+          <span className="muted">
+            {link.kind === "link"
+              ? ` → ${link.target}`
+              : link.kind === "copy"
+                ? ` (a copy of ${link.target})`
+                : link.kind === "missing"
+                  ? " (missing)"
+                  : " (the user's own item)"}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SkillDetails(props: { row: SkillRow }) {
+  const r = props.row;
+  return (
+    <KeyValue
+      rows={[
+        ["Description", r.description || "—"],
+        ["Source", r.sourceLabel],
+        ["Status", r.statusDetail ?? r.status],
+        ...(r.onDisk
+          ? ([["Folder", <CopyText key="p" text={r.path} label="skill folder" reveal />]] as Array<
+              [string, ReactNode]
+            >)
+          : []),
+        ...(r.realpath && r.realpath !== r.path
+          ? ([["Real folder", <CopyText key="rp" text={r.realpath} label="real folder" reveal />]] as Array<
+              [string, ReactNode]
+            >)
+          : []),
+        ...(r.storePath
+          ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal />]] as Array<
+              [string, ReactNode]
+            >)
+          : []),
+        ...(r.links.length
+          ? ([["Runtime links", <Links key="l" links={r.links} />]] as Array<[string, ReactNode]>)
+          : []),
+        ["Eligible", r.eligible ? "yes" : r.reasons.length ? r.reasons.join("; ") : "no"],
+        ...(r.errors.length ? ([["Errors", r.errors.join("; ")]] as Array<[string, string]>) : []),
+        ...(r.warnings.length ? ([["Warnings", r.warnings.join("; ")]] as Array<[string, string]>) : []),
+        ["Permissions", r.permissions.length ? r.permissions.join(", ") : "none requested"],
+        ["Triggers", r.triggers.length ? r.triggers.join(", ") : "—"],
+        ["Tags", r.tags.length ? r.tags.join(", ") : "—"],
+        [
+          "Prompt cost",
+          r.costChars === null ? "—" : `${r.costChars} characters (about ${r.costTokens} tokens)`,
+        ],
+      ]}
+    />
+  );
+}
+
+function PluginDetails(props: { row: PluginRow }) {
+  const r = props.row;
+  return (
+    <>
+      <KeyValue
+        rows={[
+          ["Description", r.description || "—"],
+          ["Key", <span key="k" className="mono">{`${r.name}@${r.marketplace}`}</span>],
+          ["Source", r.sourceLabel],
+          ["Status", r.statusDetail ?? r.status],
+          ["Enabled in Claude Code", r.enabled === null ? "not registered" : r.enabled ? "yes" : "no"],
+          ["Scope", r.scope ?? "—"],
+          ...(r.installPath
+            ? ([
+                ["Installed at", <CopyText key="i" text={r.installPath} label="install path" reveal />],
+              ] as Array<[string, ReactNode]>)
+            : []),
+          ...(r.storePath
+            ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal />]] as Array<
+                [string, ReactNode]
+              >)
+            : []),
+          ...(r.links.length
+            ? ([["Runtime links", <Links key="l" links={r.links} />]] as Array<[string, ReactNode]>)
+            : []),
+        ]}
+      />
+      <h4>Skills in this plugin</h4>
+      {r.skills.length === 0 ? (
+        <Empty>None.</Empty>
+      ) : (
+        <ul className="plain-list">
+          {r.skills.map((s) => (
+            <li key={s.path}>
+              <strong>{s.name}</strong> <span className="muted">{s.description}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function McpDetails(props: { row: McpRow }) {
+  const r = props.row;
+  return (
+    <>
+      <KeyValue
+        rows={[
+          ["Transport", r.transport],
+          [
+            r.transport === "stdio" ? "Command" : "URL",
+            r.target ? (
+              <span key="t" className="mono selectable">
+                {r.target}
+              </span>
+            ) : (
+              "—"
+            ),
+          ],
+          ["Source", r.sourceLabel],
+          ["Status", r.statusDetail ?? r.status],
+        ]}
+      />
+      <h4>Definition (secrets masked)</h4>
+      <pre className="code selectable">{JSON.stringify(r.server, null, 2)}</pre>
+      <h4>Claude Code gets (project tasks, in its MCP config)</h4>
+      <pre className="code selectable">
+        {r.claude ? JSON.stringify({ [r.name]: r.claude }, null, 2) : "nothing"}
+      </pre>
+      <h4>Codex gets</h4>
+      <pre className="code selectable">
+        {r.codex.length ? r.codex.map((o) => `-c ${o}`).join("\n") : "nothing"}
+      </pre>
+      {r.notices.length ? <Message tone="warn">{r.notices.join(" ")}</Message> : null}
+    </>
+  );
+}
+
+function SyncCard(props: { sync: CapabilitiesState["sync"]; progress: SyncProgress | null }) {
+  const { sync } = props;
+  const progress = props.progress ?? sync.progress;
+  const last = sync.last;
+  const failed = last
+    ? [...last.skills, ...last.plugins, ...last.mcps].filter((i) => i.status === "failed")
+    : [];
+  return (
+    <Section title="Sync">
+      {progress ? (
+        <div className="progress-block">
+          <span>
+            {PHASE_WORDS[progress.phase]}
+            {progress.item ? ` ${progress.item}` : ""} ({progress.done} of {progress.total})
+          </span>
+          <progress
+            className="progress"
+            max={Math.max(1, progress.total)}
+            value={progress.done}
+            aria-label="Capability sync progress"
+          />
+        </div>
+      ) : null}
+      {sync.manifestError ? <Message tone="error">{sync.manifestError}</Message> : null}
+      <KeyValue
+        rows={[
+          ["Revision", String(sync.revision)],
+          ["Digest", <CopyText key="d" text={sync.digest} label="digest" />],
+          [
+            "Last sync",
+            sync.lastSyncAt
+              ? `${relativeTime(Date.parse(sync.lastSyncAt))} (${clock(Date.parse(sync.lastSyncAt))})`
+              : "never",
+          ],
+          [
+            "Result",
+            last
+              ? last.success
+                ? `All ${plural(last.skills.length + last.plugins.length + last.mcps.length, "item")} synced (${last.mode}).`
+                : `${plural(failed.length, "item")} failed (${last.mode}).`
+              : "—",
+          ],
+        ]}
+      />
+      {failed.length ? (
+        <ul className="plain-list sync-errors">
+          {failed.map((item) => (
+            <li key={`${item.name}-${item.id ?? ""}`}>
+              <strong>{item.name}</strong>: {item.error}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  );
+}
+
+export function CapabilitiesScreen() {
+  const [workspace, setWorkspace] = useState("");
+  const [appliedWorkspace, setAppliedWorkspace] = useState("");
+  const state = useRemote(
+    "capabilities.get",
+    appliedWorkspace ? { workspace: appliedWorkspace } : {},
+    ["capabilities.changed"],
+    appliedWorkspace,
+  );
+  const [tab, setTab] = useState<Tab>("skills");
+  const [search, setSearch] = useState("");
+  const [selected, setSelected] = useState<string | null>(null);
+  const [progress, setProgress] = useState<SyncProgress | null>(null);
+  useEvent("capabilities.progress", (p) => setProgress(p.phase === "done" ? null : p));
+
+  const words = useMemo(() => search.toLowerCase().split(/\s+/).filter(Boolean), [search]);
+  const lists = useMemo(() => {
+    const d = state.data;
+    return {
+      skills: (d?.skills ?? []).filter((r) => matches(r, words)),
+      plugins: (d?.plugins ?? []).filter((r) => matches(r, words)),
+      mcps: (d?.mcps ?? []).filter((r) => matches(r, words)),
+    };
+  }, [state.data, words]);
+  const rows: Row[] = lists[tab];
+  const current = rows.find((r) => r.id === selected) ?? null;
+  useEffect(() => {
+    if (selected && !rows.some((r) => r.id === selected)) setSelected(null);
+  }, [rows, selected]);
+
+  const choose = async () => {
+    const picked = await call("app.pickFolder", { title: "Choose a workspace" }).catch(() => ({
+      path: null,
+    }));
+    if (picked.path) {
+      setWorkspace(picked.path);
+      setAppliedWorkspace(picked.path);
+    }
+  };
+  const tabs: Array<{ id: Tab; label: string }> = [
+    { id: "skills", label: "Skills" },
+    { id: "plugins", label: "Plugins" },
+    { id: "mcps", label: "MCP servers" },
+  ];
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+    const index = tabs.findIndex((t) => t.id === tab);
+    const next = tabs[(index + (e.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+    if (next) {
+      setTab(next.id);
+      document.getElementById(`tab-${next.id}`)?.focus();
+    }
+  };
+
+  return (
+    <div className="screen">
+      <h1>Capabilities</h1>
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAppliedWorkspace(workspace.trim());
+        }}
+      >
+        <label htmlFor="workspace">Workspace</label>
+        <input
+          id="workspace"
+          className="mono grow"
+          value={workspace}
+          placeholder="none: user, Codex, plugin and extra skills only"
+          onChange={(e) => setWorkspace(e.target.value)}
+        />
+        <button type="button" className="button" onClick={() => void choose()}>
+          Choose…
+        </button>
+        <button type="submit" className="button">
+          Show
+        </button>
+      </form>
+      {!state.data ? (
+        state.error ? (
+          <Message tone="error">{state.error}</Message>
+        ) : (
+          <Loading what="capabilities" />
+        )
+      ) : (
+        <>
+          {state.data.catalogueError ? <Message tone="error">{state.data.catalogueError}</Message> : null}
+          <SyncCard sync={state.data.sync} progress={progress} />
+          <div className="browser">
+            <div className="browser-list">
+              <div className="tabs" role="tablist" aria-label="Kinds of capability">
+                {tabs.map((t) => (
+                  <button
+                    key={t.id}
+                    id={`tab-${t.id}`}
+                    type="button"
+                    role="tab"
+                    className={tab === t.id ? "tab active" : "tab"}
+                    aria-selected={tab === t.id}
+                    aria-controls="capability-panel"
+                    tabIndex={tab === t.id ? 0 : -1}
+                    onClick={() => setTab(t.id)}
+                    onKeyDown={onTabKey}
+                  >
+                    {t.label} <span className="count">{lists[t.id].length}</span>
+                  </button>
+                ))}
+              </div>
+              <label htmlFor="capability-search" className="visually-hidden">
+                Search capabilities
+              </label>
+              <input
+                id="capability-search"
+                type="search"
+                className="search"
+                placeholder="Search name, description, tags"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+              <div id="capability-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+                {rows.length === 0 ? (
+                  <Empty>{words.length ? "Nothing matches the search." : "Nothing here yet."}</Empty>
+                ) : (
+                  <ul className="rows" aria-label={tabs.find((t) => t.id === tab)?.label}>
+                    {rows.map((row) => (
+                      <li key={row.id}>
+                        <button
+                          type="button"
+                          className={row.id === selected ? "row-button active" : "row-button"}
+                          aria-pressed={row.id === selected}
+                          onClick={() => setSelected(row.id)}
+                        >
+                          <span className="row-main">
+                            <span className="row-name">{row.name}</span>
+                            <span className="row-sub">
+                              {"description" in row ? row.description : row.target}
+                            </span>
+                          </span>
+                          <span className="row-meta">
+                            <Badge source={row.source} label={row.sourceLabel} />
+                            <Pill tone={STATUS_TONE[row.status]}>{row.status}</Pill>
+                            <span className="row-version">{versionOf(row)}</span>
+                          </span>
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+            </div>
+            <aside className="details" aria-label="Details">
+              {current ? (
+                <>
+                  <h2 className="details-title">
+                    {current.name} <Pill tone={STATUS_TONE[current.status]}>{current.status}</Pill>
+                  </h2>
+                  {"skillFile" in current ? <SkillDetails row={current} /> : null}
+                  {"marketplace" in current ? <PluginDetails row={current} /> : null}
+                  {"transport" in current ? <McpDetails row={current} /> : null}
+                </>
+              ) : (
+                <Empty>Select an item to see its details.</Empty>
+              )}
+            </aside>
+          </div>
+          {state.data.roots.length ? (
+            <Section title="Skill folders">
+              <p className="muted">
+                {plural(state.data.index.count, "skill")} offered to agents, about{" "}
+                {state.data.index.cost_tokens} tokens of prompt.
+              </p>
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Rank</th>
+                    <th scope="col">Folder</th>
+                    <th scope="col">Source</th>
+                    <th scope="col">Skills</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {state.data.roots.map((root) => (
+                    <tr key={`${root.rank}-${root.path}`}>
+                      <td>{root.rank}</td>
+                      <td className="mono wrap">
+                        {root.path}
+                        {root.error ? <div className="cell-note warn-text">{root.error}</div> : null}
+                        {!root.exists && !root.error ? <div className="cell-note">does not exist</div> : null}
+                      </td>
+                      <td>{root.source}</td>
+                      <td>{root.count}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Section>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

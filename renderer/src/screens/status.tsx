@@ -1,0 +1,197 @@
+// Status (ui.md "Status and activity"): backend URL, connection state with the last failure, device
+// id and name, heartbeat age, running tasks, the approval socket, pending approvals.
+import { useEffect, useState } from "react";
+import type { ConnectionState } from "../../../src/ipc/contract.js";
+import { call, useRemote } from "../bridge.js";
+import {
+  CopyText,
+  Empty,
+  KeyValue,
+  Loading,
+  Message,
+  Pill,
+  Section,
+  type Tone,
+} from "../components/common.js";
+import { clock, plural, relativeTime } from "../words.js";
+
+const STATE_WORDS: Record<ConnectionState["state"], { label: string; tone: Tone; help: string }> = {
+  registered: {
+    label: "Connected",
+    tone: "good",
+    help: "The backend can send tasks and commands to this device.",
+  },
+  connecting: { label: "Connecting", tone: "info", help: "Gatehouse is reaching the backend." },
+  offline: {
+    label: "Offline",
+    tone: "warn",
+    help: "The backend cannot be reached; Gatehouse keeps retrying.",
+  },
+  "sign-in-required": {
+    label: "Sign-in required",
+    tone: "bad",
+    help: "The backend refused the token. Save a new token in Settings.",
+  },
+  unconfigured: { label: "Not set up", tone: "neutral", help: "Set the backend URL and token in Settings." },
+  paused: { label: "Paused", tone: "neutral", help: "The device is paused: the backend cannot reach it." },
+};
+
+export function StatusScreen(props: { pending: number; onReview: () => void }) {
+  const status = useRemote("status.get", {}, [
+    "status.connection",
+    "status.tasks",
+    "prompts.changed",
+    "allowlist.changed",
+  ]);
+  const [now, setNow] = useState(Date.now());
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const { reload } = status;
+  useEffect(() => {
+    const timer = setInterval(reload, 5000);
+    return () => clearInterval(timer);
+  }, [reload]);
+
+  if (!status.data)
+    return status.error ? <Message tone="error">{status.error}</Message> : <Loading what="status" />;
+  const s = status.data;
+  const c = s.connection;
+  const words = c ? STATE_WORDS[c.state] : null;
+  const togglePause = async () => {
+    const result = await call("device.setPaused", { paused: c?.state !== "paused" }).catch((e: Error) => ({
+      ok: false as const,
+      reason: e.message,
+    }));
+    setProblem(result.ok ? null : result.reason);
+    status.reload();
+  };
+  const heartbeat = c?.lastHeartbeatAt ? Date.parse(c.lastHeartbeatAt) : null;
+  return (
+    <div className="screen">
+      <h1>Status</h1>
+      <Section
+        title="Backend connection"
+        actions={
+          c ? (
+            <button type="button" className="button" onClick={() => void togglePause()}>
+              {c.state === "paused" ? "Resume device" : "Pause device"}
+            </button>
+          ) : null
+        }
+      >
+        {c && words ? (
+          <>
+            <p className="state-line">
+              <Pill tone={words.tone}>{words.label}</Pill> <span className="muted">{words.help}</span>
+            </p>
+            {c.lastError ? (
+              <Message tone={c.state === "registered" ? "info" : "warn"}>Last failure: {c.lastError}</Message>
+            ) : null}
+            <KeyValue
+              rows={[
+                [
+                  "Backend URL",
+                  c.backendUrl ? <CopyText text={c.backendUrl} label="backend URL" /> : "not set",
+                ],
+                ["Device", c.deviceName ? `${c.deviceName}` : "—"],
+                ["Device id", c.deviceId ? <CopyText text={c.deviceId} label="device id" /> : "—"],
+                [
+                  "Last heartbeat",
+                  heartbeat ? `${relativeTime(heartbeat, now)} (${clock(heartbeat)})` : "none yet",
+                ],
+                ["Registered", c.registeredAt ? clock(Date.parse(c.registeredAt)) : "—"],
+                ...(c.state === "offline" && c.nextRetryAt
+                  ? ([["Next attempt", relativeTime(Date.parse(c.nextRetryAt), now)]] as Array<
+                      [string, string]
+                    >)
+                  : []),
+              ]}
+            />
+          </>
+        ) : (
+          <Empty>The device connection is not running in this app.</Empty>
+        )}
+        {problem ? (
+          <Message tone="error" live>
+            {problem}
+          </Message>
+        ) : null}
+      </Section>
+      <Section
+        title="Pending approvals"
+        actions={
+          props.pending > 0 ? (
+            <button type="button" className="button primary" onClick={props.onReview}>
+              Review
+            </button>
+          ) : null
+        }
+      >
+        <p>
+          {props.pending > 0
+            ? `${plural(props.pending, "request")} waiting for you.`
+            : "Nothing is waiting for you."}
+        </p>
+      </Section>
+      <Section title="Running tasks">
+        {s.tasks.length === 0 ? (
+          <Empty>No tasks are running.</Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Folder</th>
+                <th scope="col">Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.tasks.map((t) => (
+                <tr key={`${t.taskId}/${t.subtaskId ?? ""}`}>
+                  <td className="mono">
+                    {t.taskId}
+                    {t.subtaskId ? ` / ${t.subtaskId}` : ""}
+                  </td>
+                  <td>{t.agent}</td>
+                  <td className="mono wrap">{t.workdir ?? "—"}</td>
+                  <td>{relativeTime(t.startedAt, now)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Approval socket">
+        <p className="state-line">
+          <Pill tone={s.socket.state === "listening" ? "good" : "bad"}>
+            {s.socket.state === "listening" ? "Listening" : "Stopped"}
+          </Pill>{" "}
+          <span className="muted">{plural(s.socket.connections, "client")} connected</span>
+        </p>
+        <KeyValue
+          rows={[
+            ["Socket", <CopyText key="socket" text={s.socket.path} label="socket path" />],
+            [
+              "Approvals file",
+              <span key="file">
+                <CopyText text={s.approvalsFile.path} label="approvals file path" reveal />
+                {s.approvalsFile.status === "invalid" ? (
+                  <Message tone="error">{s.approvalsFile.error}</Message>
+                ) : null}
+                {s.approvalsFile.status === "missing" ? (
+                  <span className="muted"> (not created yet)</span>
+                ) : null}
+              </span>,
+            ],
+            ["Home", <CopyText key="home" text={s.home} label="home folder" reveal />],
+            ["Version", s.version],
+          ]}
+        />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,375 @@
+// The capability browser's rows (ui.md "Capability browser"): skills from the catalogue, plugins from
+// the runtimes' registries, MCP servers from the capability manifest, each with a source badge and a
+// status; items the last sync could not install appear too, and a user's item that blocked a sync is
+// shown as a conflict. Secrets in MCP definitions are masked before anything leaves this module.
+import type { CapabilityManifest, LastSyncRecord, ReportPlugin } from "../core/capabilities/index.js";
+import { inspectRuntimePath } from "../core/capabilities/links.js";
+import { manifestPath } from "../core/capabilities/manifest.js";
+import { normaliseClaudeServer } from "../core/runtime/claude-mcp-config.js";
+import { codexMcpOverrides } from "../core/runtime/codex-overrides.js";
+import type { InstalledPlugin } from "../core/skills/plugin-registry.js";
+import type { Catalogue, SkillEntry } from "../core/skills/index.js";
+import type {
+  CapabilitySource,
+  CapabilityStatus,
+  McpRow,
+  PluginRow,
+  RuntimeLink,
+  SkillRow,
+} from "./contract.js";
+
+export const MASK = "[redacted]";
+
+/** Sync errors that mean "the user's own item is in the way" (device-protocol.md §7.6). */
+export function isConflictError(error: string | undefined): boolean {
+  return Boolean(
+    error &&
+    (/occupied by a local user item/.test(error) ||
+      /Refusing to traverse managed path symlink/.test(error) ||
+      /already registered in Claude Code by the user/.test(error)),
+  );
+}
+
+export function skillSource(source: string): { source: CapabilitySource; label: string } {
+  if (source === "wegent-managed") return { source: "wegent-managed", label: "Wegent-managed" };
+  if (source === "user") return { source: "user", label: "local user" };
+  if (source === "workspace") return { source: "workspace", label: "workspace" };
+  if (source === "codex") return { source: "codex", label: "codex" };
+  if (source.startsWith("plugin:")) return { source: "plugin", label: `plugin ${source.slice(7)}` };
+  return { source: "extra", label: "extra" };
+}
+
+export interface ViewInputs {
+  home: string;
+  store: string;
+  catalogue: Catalogue | null;
+  manifest: CapabilityManifest;
+  lastSync: LastSyncRecord | null;
+  reportPlugins: ReportPlugin[];
+  installedPlugins: InstalledPlugin[];
+  /** Plugin descriptions read from their plugin.json, by key. */
+  pluginDescriptions: Map<string, string>;
+}
+
+async function runtimeLink(
+  runtime: RuntimeLink["runtime"],
+  p: string | undefined,
+  inputs: ViewInputs,
+  copies: ReadonlySet<string>,
+): Promise<RuntimeLink | null> {
+  if (!p) return null;
+  const full = manifestPath(p, inputs.home);
+  const state = await inspectRuntimePath(full, { store: inputs.store, copies }).catch(() => ({
+    kind: "user" as const,
+  }));
+  if (state.kind === "absent") return { path: full, runtime, kind: "missing", target: null };
+  if (state.kind === "user") return { path: full, runtime, kind: "user", target: null };
+  return { path: full, runtime, kind: state.copy ? "copy" : "link", target: state.target };
+}
+
+async function linksOf(
+  runtime:
+    | { claude_link?: string | undefined; codex_link?: string | undefined; copies?: string[] | undefined }
+    | undefined,
+  inputs: ViewInputs,
+): Promise<RuntimeLink[]> {
+  const copies = new Set((runtime?.copies ?? []).map((c) => manifestPath(c, inputs.home)));
+  const links = await Promise.all([
+    runtimeLink("claude", runtime?.claude_link, inputs, copies),
+    runtimeLink("codex", runtime?.codex_link, inputs, copies),
+  ]);
+  return links.filter((l): l is RuntimeLink => l !== null);
+}
+
+function skillStatus(
+  entry: SkillEntry,
+  byPath: Map<string, SkillEntry>,
+  conflicts: Map<string, string>,
+): { status: CapabilityStatus; detail: string | null } {
+  if (!entry.valid) return { status: "invalid", detail: entry.errors.join("; ") || "the skill is not valid" };
+  if (entry.shadowed_by) {
+    const winner = byPath.get(entry.shadowed_by);
+    const who = winner ? skillSource(winner.source).label : "another skill";
+    return { status: "shadowed", detail: `shadowed by ${who} (${entry.shadowed_by})` };
+  }
+  const conflict = conflicts.get(entry.name);
+  if (conflict && (entry.source === "user" || entry.source === "codex")) {
+    return {
+      status: "conflict",
+      detail: `The Wegent skill "${entry.name}" was not synced: ${conflict}. This folder is yours and was left as it is.`,
+    };
+  }
+  if (!entry.eligible)
+    return { status: "ineligible", detail: entry.reasons.join("; ") || "not eligible here" };
+  if (entry.details.disable_model_invocation) {
+    return { status: entry.source === "wegent-managed" ? "synced" : "ready", detail: "only invoked by name" };
+  }
+  return { status: entry.source === "wegent-managed" ? "synced" : "ready", detail: null };
+}
+
+export async function skillRows(inputs: ViewInputs): Promise<SkillRow[]> {
+  const entries = inputs.catalogue?.skills ?? [];
+  const byPath = new Map(entries.map((e) => [e.path, e]));
+  const failed = (inputs.lastSync?.skills ?? []).filter((s) => s.status === "failed");
+  const conflicts = new Map(
+    failed.filter((s) => isConflictError(s.error)).map((s) => [s.name, s.error ?? ""]),
+  );
+  const rows: SkillRow[] = [];
+  for (const entry of entries) {
+    const { source, label } = skillSource(entry.source);
+    const managed = source === "wegent-managed" ? inputs.manifest.skills[entry.name] : undefined;
+    const { status, detail } = skillStatus(entry, byPath, conflicts);
+    rows.push({
+      id: `skill:${entry.path}`,
+      name: entry.name,
+      description: entry.description,
+      tags: entry.details.tags,
+      source,
+      sourceLabel: label,
+      status,
+      statusDetail: detail,
+      version: entry.details.version,
+      namespace: managed?.namespace ?? null,
+      path: entry.path,
+      realpath: entry.realpath,
+      skillFile: entry.skill_file,
+      storePath: managed?.store_path ? manifestPath(managed.store_path, inputs.home) : null,
+      links: managed ? await linksOf(managed.runtime, inputs) : [],
+      eligible: entry.eligible,
+      reasons: entry.reasons,
+      errors: entry.errors,
+      warnings: entry.warnings,
+      permissions: entry.permissions,
+      triggers: entry.triggers,
+      costChars: entry.cost_chars,
+      costTokens: entry.cost_tokens,
+      onDisk: true,
+    });
+  }
+  // Wegent items the last sync could not install, unless an older version of them is still in place.
+  const present = new Set(rows.filter((r) => r.source === "wegent-managed").map((r) => r.name));
+  for (const item of failed) {
+    if (present.has(item.name)) {
+      const row = rows.find((r) => r.source === "wegent-managed" && r.name === item.name);
+      if (row) {
+        row.status = isConflictError(item.error) ? "conflict" : "failed";
+        row.statusDetail = `The last sync failed: ${item.error ?? "unknown error"}; the installed version stays.`;
+      }
+      continue;
+    }
+    rows.push({
+      id: `skill-sync:${item.name}`,
+      name: item.name,
+      description: "",
+      tags: [],
+      source: "wegent-managed",
+      sourceLabel: "Wegent-managed",
+      status: isConflictError(item.error) ? "conflict" : "failed",
+      statusDetail: item.error ?? "the last sync failed",
+      version: null,
+      namespace: null,
+      path: "",
+      realpath: null,
+      skillFile: null,
+      storePath: null,
+      links: [],
+      eligible: false,
+      reasons: [],
+      errors: item.error ? [item.error] : [],
+      warnings: [],
+      permissions: [],
+      triggers: [],
+      costChars: null,
+      costTokens: null,
+      onDisk: false,
+    });
+  }
+  return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
+  const rows = new Map<string, PluginRow>();
+  const failed = new Map(
+    (inputs.lastSync?.plugins ?? []).filter((p) => p.status === "failed").map((p) => [p.name, p.error ?? ""]),
+  );
+  const reports = new Map(inputs.reportPlugins.map((p) => [`${p.name}@${p.marketplace}`, p]));
+  const keys = new Set([
+    ...inputs.installedPlugins.map((p) => p.key),
+    ...reports.keys(),
+    ...Object.keys(inputs.manifest.plugins),
+  ]);
+  for (const key of keys) {
+    const installed = inputs.installedPlugins.find((p) => p.key === key);
+    const report = reports.get(key);
+    const managed = inputs.manifest.plugins[key];
+    const at = key.lastIndexOf("@");
+    const isManaged = managed?.managed !== false && managed !== undefined;
+    const enabled = installed ? installed.enabled : (managed?.enabled ?? null);
+    // Sync results name plugins by their name alone.
+    const error = failed.get(at >= 0 ? key.slice(0, at) : key);
+    let status: CapabilityStatus = isManaged ? "synced" : "ready";
+    let detail: string | null = null;
+    if (error !== undefined) {
+      status = isConflictError(error) ? "conflict" : "failed";
+      detail = isManaged
+        ? `The last sync failed: ${error}`
+        : `The Wegent plugin ${key} was not synced: ${error}. This plugin is yours and was left as it is.`;
+    } else if (enabled === false) {
+      status = "disabled";
+      detail = "installed but not enabled in Claude Code";
+    }
+    rows.set(key, {
+      id: `plugin:${key}`,
+      name: at >= 0 ? key.slice(0, at) : key,
+      marketplace: at >= 0 ? key.slice(at + 1) : "",
+      description: inputs.pluginDescriptions.get(key) ?? "",
+      source: isManaged ? "wegent-managed" : "user",
+      sourceLabel: isManaged ? "Wegent-managed" : "local user",
+      status,
+      statusDetail: detail,
+      version: report?.version ?? managed?.version ?? null,
+      scope: report?.scope ?? null,
+      enabled,
+      installPath: installed?.installPaths[0] ?? null,
+      storePath: managed?.store_path ? manifestPath(managed.store_path, inputs.home) : null,
+      links: isManaged ? await linksOf(managed?.runtime, inputs) : [],
+      skills: report?.skills ?? [],
+    });
+  }
+  for (const [name, error] of failed) {
+    if ([...rows.values()].some((r) => r.name === name)) continue;
+    rows.set(`sync:${name}`, {
+      id: `plugin-sync:${name}`,
+      name,
+      marketplace: "",
+      description: "",
+      source: "wegent-managed",
+      sourceLabel: "Wegent-managed",
+      status: isConflictError(error) ? "conflict" : "failed",
+      statusDetail: error || "the last sync failed",
+      version: null,
+      scope: null,
+      enabled: null,
+      installPath: null,
+      storePath: null,
+      links: [],
+      skills: [],
+    });
+  }
+  return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const SECRET_MAPS = new Set(["headers", "http_headers", "env", "environment"]);
+const SECRET_NAME = /token|secret|password|passwd|api[_-]?key|credential|auth/i;
+
+/** A URL with its password, user and secret-looking query values masked. */
+export function maskUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  if (url.username) url.username = MASK;
+  if (url.password) url.password = MASK;
+  for (const key of [...url.searchParams.keys()]) if (SECRET_NAME.test(key)) url.searchParams.set(key, MASK);
+  return url.toString().replaceAll(encodeURIComponent(MASK), MASK);
+}
+
+/** An MCP server definition with header and env values, secret-looking args and URL secrets masked. */
+export function maskServer(value: unknown, inside = false, key = ""): unknown {
+  if (typeof value === "string") {
+    if (inside) return MASK;
+    if (SECRET_NAME.test(key) && key !== "auth_type") return MASK;
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? maskUrl(value) : value;
+  }
+  if (Array.isArray(value)) {
+    let hideNext = false;
+    return value.map((item) => {
+      if (typeof item !== "string") return maskServer(item, inside);
+      if (hideNext) {
+        hideNext = false;
+        return MASK;
+      }
+      const flag = /^--?([A-Za-z0-9_-]+)(=(.*))?$/.exec(item);
+      if (flag?.[1] && SECRET_NAME.test(flag[1])) {
+        if (flag[2] !== undefined) return `${item.slice(0, item.indexOf("=") + 1)}${MASK}`;
+        hideNext = true;
+        return item;
+      }
+      return maskServer(item, inside);
+    });
+  }
+  if (isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, maskServer(v, inside || SECRET_MAPS.has(k), k)]),
+    );
+  }
+  return value;
+}
+
+export function mcpRows(inputs: ViewInputs): McpRow[] {
+  const rows: McpRow[] = [];
+  const failed = new Map(
+    (inputs.lastSync?.mcps ?? []).filter((m) => m.status === "failed").map((m) => [m.name, m.error ?? ""]),
+  );
+  for (const name of Object.keys(inputs.manifest.mcps).sort()) {
+    const record = inputs.manifest.mcps[name];
+    const raw = isRecord(record?.server) ? record.server : isRecord(record) ? record : {};
+    const server = maskServer(raw) as Record<string, unknown>;
+    const transport =
+      typeof server.type === "string"
+        ? server.type
+        : typeof server.transport === "string"
+          ? server.transport
+          : typeof server.command === "string"
+            ? "stdio"
+            : typeof server.url === "string"
+              ? "http"
+              : "unknown";
+    const target =
+      typeof server.url === "string"
+        ? server.url
+        : typeof server.command === "string"
+          ? [server.command, ...(Array.isArray(server.args) ? server.args.map(String) : [])].join(" ")
+          : "";
+    const codex = codexMcpOverrides([{ name, server }]);
+    const error = failed.get(name);
+    rows.push({
+      id: `mcp:${name}`,
+      name,
+      source: "wegent-managed",
+      sourceLabel: "Wegent-managed",
+      status: error === undefined ? "synced" : isConflictError(error) ? "conflict" : "failed",
+      statusDetail: error === undefined ? null : `The last sync failed: ${error}`,
+      transport,
+      target,
+      server,
+      claude: normaliseClaudeServer({ ...server }),
+      codex: codex.overrides,
+      notices: codex.notices,
+    });
+  }
+  for (const [name, error] of failed) {
+    if (rows.some((r) => r.name === name)) continue;
+    rows.push({
+      id: `mcp-sync:${name}`,
+      name,
+      source: "wegent-managed",
+      sourceLabel: "Wegent-managed",
+      status: isConflictError(error) ? "conflict" : "failed",
+      statusDetail: error || "the last sync failed",
+      transport: "unknown",
+      target: "",
+      server: {},
+      claude: null,
+      codex: [],
+      notices: [],
+    });
+  }
+  return rows;
+}

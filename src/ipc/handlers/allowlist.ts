@@ -1,0 +1,295 @@
+// The allowlist editor: effective settings per agent, entries (add, edit, delete, duplicate) written to
+// E/exec-approvals.json at once through the approvals store, validation as you type, the test box and
+// the audit preview. Refusals (a bad glob, an invalid file) are values with the reason, never a write.
+import fs from "node:fs";
+import path from "node:path";
+import {
+  AllowlistEntryError,
+  BUILT_IN_SETTINGS,
+  DEFAULTS_AGENT_ID,
+  PRESETS,
+  entryLiveness,
+  patternKind,
+  validateEntry,
+  type AllowlistEntry,
+  type ApprovalsFile,
+  type PolicySettings,
+  type PresetName,
+} from "../../core/approvals/index.js";
+import { expandHome } from "../../core/paths.js";
+import { resolveExecutable, resolveSettings } from "../../core/policy/index.js";
+import { InvalidFileError } from "../../core/store/index.js";
+import { previewEntry, withoutEmpty } from "../audit-preview.js";
+import type { AgentView, EntryCheck, EntryInput, EntryView } from "../contract.js";
+import type { HandlerContext, Handlers } from "./types.js";
+
+/** Agents the editor always lists, so their settings can be set before they first ask for anything. */
+export const WELL_KNOWN_AGENTS = ["backend", "claude-code", "codex", "local"] as const;
+
+type AllowlistChannels =
+  | "allowlist.get"
+  | "allowlist.setSettings"
+  | "allowlist.addEntry"
+  | "allowlist.updateEntry"
+  | "allowlist.deleteEntry"
+  | "allowlist.duplicateEntry"
+  | "allowlist.checkEntry"
+  | "allowlist.explain"
+  | "allowlist.preview";
+
+function ownSettings(settings: PolicySettings | undefined): AgentView["own"] {
+  const out: AgentView["own"] = {};
+  if (settings?.security) out.security = settings.security;
+  if (settings?.ask) out.ask = settings.ask;
+  if (settings?.askFallback) out.askFallback = settings.askFallback;
+  return out;
+}
+
+/** The preset `defaults` is set to, if it equals one. */
+export function presetOf(defaults: PolicySettings | undefined): PresetName | null {
+  for (const [name, preset] of Object.entries(PRESETS) as [PresetName, (typeof PRESETS)[PresetName]][]) {
+    if (
+      defaults?.security === preset.security &&
+      defaults.ask === preset.ask &&
+      defaults.askFallback === preset.askFallback
+    ) {
+      return name;
+    }
+  }
+  return null;
+}
+
+function refusalOf(error: unknown): { field: string; reason: string } {
+  if (error instanceof AllowlistEntryError) return { field: error.field, reason: error.reason };
+  if (error instanceof InvalidFileError) return { field: "file", reason: error.message };
+  throw error;
+}
+
+export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, AllowlistChannels> {
+  const { approvals, env, paths } = ctx.services;
+  const platform = ctx.services.platform ?? process.platform;
+
+  /** What a bare name finds on PATH today (the editor shows it; a name found nowhere is a warning). */
+  const bareResolution = (pattern: string): { path: string | null; error: string | null } => {
+    const found = resolveExecutable(pattern, {
+      cwd: paths.home,
+      pathEnv: env.PATH ?? env.Path,
+      pathExt: env.PATHEXT,
+      home: paths.home,
+      platform,
+    });
+    return { path: found.resolvedPath, error: found.resolvedPath ? null : (found.error ?? "not found") };
+  };
+
+  const notesFor = (entry: EntryInput): string[] => {
+    const pattern = entry.pattern.trim();
+    const kind = patternKind(pattern);
+    if (kind === "any") return ["* matches every executable that resolves."];
+    if (kind === "bare") {
+      const found = bareResolution(pattern);
+      return found.path
+        ? [`${pattern} resolves to ${found.path} today.`]
+        : [`${pattern} resolves to nothing today (${found.error}); the entry will match once it is on PATH.`];
+    }
+    if (!/[*?[\]{}()!+@]/.test(pattern)) {
+      const full = expandHome(pattern, paths.home);
+      if (!fs.existsSync(full))
+        return [`There is no file at ${full} today; the entry matches nothing until there is.`];
+    }
+    return [];
+  };
+
+  const entryView = (agentId: string, entry: AllowlistEntry, now: number): EntryView => {
+    const checked = validateEntry(entry);
+    let resolvesTo: string | null = null;
+    let problem: string | null = checked.ok ? null : checked.reason;
+    if (checked.ok && patternKind(entry.pattern) === "bare") {
+      const found = bareResolution(entry.pattern);
+      resolvesTo = found.path;
+      if (!found.path) problem = `${entry.pattern} resolves to nothing today (${found.error}).`;
+    }
+    return { agentId, entry, liveness: entryLiveness(entry, now), resolvesTo, problem };
+  };
+
+  const agentIds = (file: ApprovalsFile): string[] => {
+    const ids = new Set<string>([...Object.keys(file.agents), ...WELL_KNOWN_AGENTS]);
+    ids.delete("*");
+    ids.delete(DEFAULTS_AGENT_ID);
+    return ["*", ...[...ids].sort()];
+  };
+
+  const updateWith = async (
+    agentId: string,
+    id: string,
+    entry: EntryInput,
+  ): Promise<{ ok: true; entry: AllowlistEntry } | { ok: false; field: string; reason: string }> => {
+    const clean = withoutEmpty(entry);
+    // Every editable field is named: absent ones are removed (the editor sends the whole entry).
+    const patch = {
+      pattern: clean.pattern,
+      argPattern: clean.argPattern,
+      cwd: clean.cwd,
+      expiresAt: clean.expiresAt,
+      usesLeft: clean.usesLeft,
+    };
+    try {
+      return { ok: true, entry: await approvals.updateEntry(agentId, id, patch) };
+    } catch (error) {
+      return { ok: false, ...refusalOf(error) };
+    }
+  };
+
+  return {
+    "allowlist.get": async () => {
+      const state = await approvals.load();
+      const now = ctx.now();
+      const builtIn = { ...BUILT_IN_SETTINGS };
+      const fileStatus =
+        state.status === "invalid"
+          ? { path: state.path, status: state.status, error: state.error }
+          : { path: state.path, status: state.status };
+      if (state.status !== "ok") {
+        // Missing: nothing written yet (built-in deny). Invalid: shown as it is, nothing editable.
+        const agents: AgentView[] =
+          state.status === "missing"
+            ? ["*", ...WELL_KNOWN_AGENTS].map((id) => ({
+                id,
+                own: {},
+                effective: resolveSettings(state, id),
+                entries: [],
+                inFile: false,
+              }))
+            : [];
+        return { file: fileStatus, defaults: {}, builtIn, agents, preset: null, now };
+      }
+      const { file } = state;
+      const agents = agentIds(file).map((id) => ({
+        id,
+        own: ownSettings(file.agents[id]),
+        effective: resolveSettings(state, id),
+        entries: (file.agents[id]?.allowlist ?? []).map((entry) => entryView(id, entry, now)),
+        inFile: Object.hasOwn(file.agents, id),
+      }));
+      return {
+        file: fileStatus,
+        defaults: ownSettings(file.defaults),
+        builtIn,
+        agents,
+        preset: presetOf(file.defaults),
+        now,
+      };
+    },
+
+    "allowlist.setSettings": async (request) => {
+      const settings: Partial<PolicySettings> = {};
+      for (const key of ["security", "ask", "askFallback"] as const) {
+        if (!(key in request)) continue;
+        const value = request[key];
+        (settings as Record<string, unknown>)[key] = value === null ? undefined : value;
+      }
+      try {
+        await approvals.setAgentSettings(request.agentId, settings);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, reason: refusalOf(error).reason };
+      }
+    },
+
+    "allowlist.addEntry": async ({ agentId, entry }) => {
+      try {
+        return {
+          ok: true,
+          entry: await approvals.addEntry(agentId, { ...withoutEmpty(entry), source: "user" }),
+        };
+      } catch (error) {
+        return { ok: false, ...refusalOf(error) };
+      }
+    },
+
+    "allowlist.updateEntry": async ({ agentId, id, entry }) => updateWith(agentId, id, entry),
+
+    "allowlist.deleteEntry": async ({ agentId, id }) => {
+      try {
+        return { removed: await approvals.removeEntry(agentId, id) };
+      } catch (error) {
+        if (error instanceof InvalidFileError) return { removed: false };
+        throw error;
+      }
+    },
+
+    "allowlist.duplicateEntry": async ({ agentId, id, toAgentId }) => {
+      const state = await approvals.load();
+      if (state.status !== "ok") {
+        return {
+          ok: false,
+          field: "file",
+          reason: state.status === "invalid" ? state.error : "there are no entries yet",
+        };
+      }
+      const original = state.file.agents[agentId]?.allowlist?.find((e) => e.id === id);
+      if (!original)
+        return { ok: false, field: "id", reason: `no allowlist entry ${id} for agent ${agentId}` };
+      const copy: EntryInput = {
+        pattern: original.pattern,
+        ...(original.argPattern !== undefined ? { argPattern: original.argPattern } : {}),
+        ...(original.cwd !== undefined ? { cwd: original.cwd } : {}),
+        ...(original.expiresAt !== undefined ? { expiresAt: original.expiresAt } : {}),
+        ...(typeof original.usesLeft === "number" ? { usesLeft: original.usesLeft } : {}),
+      };
+      try {
+        return {
+          ok: true,
+          entry: await approvals.addEntry(toAgentId ?? agentId, { ...copy, source: "user" }),
+        };
+      } catch (error) {
+        return { ok: false, ...refusalOf(error) };
+      }
+    },
+
+    "allowlist.checkEntry": async ({ entry }): Promise<EntryCheck> => {
+      const clean = withoutEmpty(entry);
+      if (clean.pattern === "")
+        return { ok: false, field: "pattern", reason: "pattern is required", notes: [] };
+      const checked = validateEntry(clean);
+      const notes = checked.ok || checked.field !== "pattern" ? notesFor(clean) : [];
+      return checked.ok
+        ? { ok: true, notes }
+        : { ok: false, field: checked.field, reason: checked.reason, notes };
+    },
+
+    "allowlist.explain": async ({ agentId, command, cwd }) => {
+      if (command.trim() === "")
+        return { ok: false, reason: "Type a command to see how it would be decided." };
+      const dir = cwd?.trim() ? expandHome(cwd.trim(), paths.home) : paths.home;
+      if (!path.isAbsolute(dir))
+        return { ok: false, reason: `The folder must be an absolute path or start with ~/ (got "${cwd}").` };
+      const explanation = await ctx.services.explain({ command }, { agentId, cwd: path.normalize(dir) });
+      return { ok: true, explanation };
+    },
+
+    "allowlist.preview": async ({ agentId, entry, replaceId, limit }) => {
+      const clean = withoutEmpty(entry);
+      const checked = validateEntry(clean);
+      if (!checked.ok) return { ok: false, reason: checked.reason };
+      const state = await approvals.load();
+      if (state.status === "invalid") return { ok: false, reason: state.error };
+      const file: ApprovalsFile =
+        state.status === "ok"
+          ? state.file
+          : { version: 1, socket: { path: "-", token: "-".repeat(16) }, agents: {} };
+      const records = await ctx.services.audit.read({ limit: limit ?? 2000 });
+      const preview = await previewEntry({
+        file,
+        agentId,
+        entry: clean,
+        ...(replaceId ? { replaceId } : {}),
+        records,
+        env,
+        home: paths.home,
+        now: ctx.now(),
+        platform,
+      });
+      return { ok: true, preview };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// Pending approvals: the list (oldest first) and the person's decision. Edited allow-always entries
+// are checked before anything is decided, so a bad edit is reported instead of silently running once.
+import { allowAlwaysProblem, validateEntry } from "../../core/approvals/index.js";
+import { promptView } from "../prompt-view.js";
+import type { HandlerContext, Handlers } from "./types.js";
+
+export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.list" | "prompts.decide"> {
+  const { broker } = ctx.services;
+  return {
+    "prompts.list": async () => ({ prompts: broker.list().map(promptView) }),
+
+    "prompts.decide": async ({ id, decision, entries }) => {
+      const pending = broker.list().find((p) => p.id === id);
+      if (!pending) {
+        return {
+          ok: false,
+          reason: "This request is no longer waiting: it was decided elsewhere or timed out.",
+        };
+      }
+      let confirmed = entries;
+      if (decision === "allow-always") {
+        confirmed = (entries ?? pending.explanation.proposedEntries).map((entry) => ({
+          segment: entry.segment,
+          pattern: entry.pattern.trim(),
+          ...(entry.argPattern ? { argPattern: entry.argPattern } : {}),
+          ...("cwd" in entry && typeof entry.cwd === "string" && entry.cwd.trim()
+            ? { cwd: entry.cwd.trim() }
+            : {}),
+        }));
+        if (confirmed.length === 0)
+          return { ok: false, reason: "There is no entry to save; choose Allow once." };
+        for (const entry of confirmed) {
+          const refused = allowAlwaysProblem(entry);
+          if (refused) return { ok: false, reason: refused, segment: entry.segment };
+          const checked = validateEntry(entry);
+          if (!checked.ok) return { ok: false, reason: checked.reason, segment: entry.segment };
+        }
+      }
+      const answered = broker.decide(id, {
+        decision,
+        ...(decision === "allow-always" && confirmed ? { entries: confirmed } : {}),
+      });
+      if (!answered) {
+        return {
+          ok: false,
+          reason: "This request is no longer waiting: it was decided elsewhere or timed out.",
+        };
+      }
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// A pending prompt as the approval dialog receives it: the broker's PromptRequest plus the command as
+// one string exactly as it will run (executor/command-text.ts is the one place that formats commands).
+import type { PromptRequest } from "../core/policy/types.js";
+import { displayCommand } from "../executor/command-text.js";
+import type { PromptView } from "./contract.js";
+
+export function promptView(prompt: PromptRequest): PromptView {
+  return {
+    id: prompt.id,
+    sessionKey: prompt.sessionKey,
+    agentId: prompt.agentId,
+    source: prompt.source,
+    ...(prompt.reason !== undefined ? { reason: prompt.reason } : {}),
+    cwd: prompt.cwd,
+    command: prompt.command,
+    commandText: displayCommand(prompt.command),
+    explanation: prompt.explanation,
+    createdAt: prompt.createdAt,
+    expiresAt: prompt.expiresAt,
+  };
+}

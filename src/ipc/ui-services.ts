@@ -1,0 +1,140 @@
+// What the IPC router needs from the app: narrow views of the real services (built by src/services.ts)
+// and the few things only the host can do (Electron's shell, clipboard, dialogs, login items). The
+// e2e tests pass the same real services and a host that records what it was asked to do.
+import type { PromptBroker } from "../approval-server/broker.js";
+import type { ApprovalsStore } from "../core/approvals/index.js";
+import type { CapabilitySync } from "../core/capabilities/index.js";
+import type { Logger } from "../core/log.js";
+import type { AppPaths, Env } from "../core/paths.js";
+import { explainCommand } from "../core/policy/index.js";
+import type { Explanation } from "../core/policy/types.js";
+import type { SkillCatalogue } from "../core/skills/index.js";
+import type { WorkdirService } from "../core/workdir/index.js";
+import type { ConnectionState } from "../device/connection.js";
+import type { AuditLog } from "../executor/audit-log.js";
+import type { SecretStore } from "../secrets/secret-store.js";
+import type { RunningTask, Screen } from "./contract.js";
+
+/** The device connection as the UI uses it. */
+export interface UiDevice {
+  state(): ConnectionState;
+  onState(listener: (state: ConnectionState) => void): () => void;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** A new token or backend URL was saved: reconnect with it. */
+  tokenChanged(): Promise<void>;
+}
+
+/** Running agent tasks (the task runner); absent until it is wired in. */
+export interface UiTasks {
+  list(): RunningTask[];
+  onChange(listener: () => void): () => void;
+}
+
+export interface UiServices {
+  paths: AppPaths;
+  env: Env;
+  logger: Logger;
+  approvals: ApprovalsStore;
+  audit: Pick<AuditLog, "read" | "path">;
+  broker: Pick<PromptBroker, "list" | "decide" | "on" | "size">;
+  /** The policy explanation for a command (explainCommand with the app's env and home). */
+  explain(command: { command: string }, context: { agentId: string; cwd: string }): Promise<Explanation>;
+  socket: { address(): string; connections(): number; listening(): boolean };
+  workdir: Pick<
+    WorkdirService,
+    | "roots"
+    | "addRoot"
+    | "removeRoot"
+    | "bindings"
+    | "removeBinding"
+    | "repoBindings"
+    | "addRepoBinding"
+    | "removeRepoBinding"
+    | "checkPath"
+    | "onChange"
+    | "warnings"
+    | "workspaceRoot"
+  > | null;
+  skills: Pick<SkillCatalogue, "buildCatalogue" | "watch"> | null;
+  capabilities: Pick<CapabilitySync, "onProgress" | "lastResult"> | null;
+  device: UiDevice | null;
+  secrets: SecretStore | null;
+  tasks?: UiTasks | null;
+  now?: () => number;
+  platform?: NodeJS.Platform;
+}
+
+/** What only the host (Electron main, or the e2e test) can do. */
+export interface UiHost {
+  /** Shows a file or folder in Finder/Explorer. */
+  revealPath(path: string): Promise<void> | void;
+  /** Opens a folder (the logs folder) in the file manager. */
+  openPath(path: string): Promise<string | void> | string | void;
+  copyText(text: string): void;
+  /** Called only with a URL the router checked is http(s). */
+  openExternal(url: string): Promise<void> | void;
+  pickFolder(title: string): Promise<string | null>;
+  /** Launch at login; null when the host cannot (then the setting is only stored). */
+  setLaunchAtLogin: ((enabled: boolean) => void) | null;
+  openMainWindow(screen?: Screen): void;
+}
+
+/** The parts of the composition root's `Services` the adapter reads (structural, so the IPC layer never builds services). */
+export interface CoreServicesLike {
+  paths: AppPaths;
+  approvals: ApprovalsStore;
+  audit: AuditLog;
+  broker: PromptBroker;
+  approvalServer: { address: string | null; connectionCount: number };
+  gateDeps: { baseEnv: Env; home: string; now: () => number };
+}
+
+export interface UiExtras {
+  env: Env;
+  logger: Logger;
+  /** Whether the approval socket listens (from `start()`'s result). */
+  listening: () => boolean;
+  workdir?: UiServices["workdir"];
+  skills?: UiServices["skills"];
+  capabilities?: UiServices["capabilities"];
+  device?: UiDevice | null;
+  secrets?: SecretStore | null;
+  tasks?: UiTasks | null;
+  platform?: NodeJS.Platform;
+}
+
+/** The router's view of the app, from the composition root's services. */
+export function uiServicesFrom(core: CoreServicesLike, extras: UiExtras): UiServices {
+  return {
+    paths: core.paths,
+    env: extras.env,
+    logger: extras.logger,
+    approvals: core.approvals,
+    audit: core.audit,
+    broker: core.broker,
+    explain: async (command, context) =>
+      explainCommand(command, {
+        ...context,
+        env: core.gateDeps.baseEnv,
+        home: core.gateDeps.home,
+        approvals: await core.approvals.load(),
+        now: core.gateDeps.now(),
+        ...(extras.platform ? { platform: extras.platform } : {}),
+      }),
+    socket: {
+      // Known once the server listens; before that, where it will listen by default.
+      address: () => core.approvalServer.address ?? core.paths.defaultSocket,
+      connections: () => core.approvalServer.connectionCount,
+      listening: extras.listening,
+    },
+    workdir: extras.workdir ?? null,
+    skills: extras.skills ?? null,
+    capabilities: extras.capabilities ?? null,
+    device: extras.device ?? null,
+    secrets: extras.secrets ?? null,
+    tasks: extras.tasks ?? null,
+    now: core.gateDeps.now,
+    ...(extras.platform ? { platform: extras.platform } : {}),
+  };
+}

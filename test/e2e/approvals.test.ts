@@ -1,0 +1,193 @@
+// The approval dialog in a real browser against the real app: requests arrive from a real client over
+// the approval socket; decisions reach that client and the approvals file (ui.md "Approval dialog").
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { requestOnce } from "../../src/approval-server/client.js";
+import { ApprovalsFileSchema } from "../../src/core/approvals/schema.js";
+import { startE2eApp, type E2eApp } from "../support/e2e-app.js";
+import { browserUnavailable, launchBrowser, openBoundPage, type BoundPage } from "../support/e2e-browser.js";
+import { ensureRendererBuilt } from "../support/e2e-renderer.js";
+import { serveStatic, type StaticServer } from "../support/e2e-server.js";
+import { waitFor } from "../support/wait-for.js";
+
+const skip = browserUnavailable();
+if (skip) console.warn(`Skipping the browser tests: ${skip}`);
+
+const ASK_ME = { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } };
+
+/** The real path of a program on PATH (what allow-always proposes). */
+function realProgram(name: string): string {
+  return execFileSync("sh", ["-c", `realpath "$(command -v ${name})"`], { encoding: "utf8" }).trim();
+}
+
+describe.skipIf(skip)("approval dialog", () => {
+  let browser: Browser;
+  let server: StaticServer;
+  let app: E2eApp | undefined;
+  let view: BoundPage | undefined;
+
+  beforeAll(async () => {
+    server = await serveStatic(await ensureRendererBuilt());
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    if (view) expect(view.problems).toEqual([]);
+    await view?.close();
+    view = undefined;
+    await app?.close();
+    app = undefined;
+  });
+
+  async function readApprovals(a: E2eApp) {
+    return ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
+  }
+
+  it("a request from a real socket client pops the dialog; allow always with an edited pattern saves that entry, the client gets the decision, and the next identical request is decided by the rule", async () => {
+    app = await startE2eApp({ approvals: ASK_ME });
+    const a = app;
+    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const { page } = view;
+    await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
+
+    const ls = realProgram("ls");
+    const body = {
+      argv: ["ls", "-la"],
+      cwd: a.t.home,
+      agentId: "local",
+      sessionKey: "e2e",
+      timeoutMs: 60_000,
+    };
+    const first = requestOnce(a.t.paths, "approval.request", body, { timeoutMs: 60_000 });
+
+    const dialog = page.getByRole("dialog", { name: "Allow this command?" });
+    await dialog.waitFor();
+    await expect(page.getByLabel("Command", { exact: true }).textContent()).resolves.toBe("ls -la");
+    await expect(dialog.textContent()).resolves.toContain(a.t.home);
+    await expect(dialog.textContent()).resolves.toContain(`runs ${ls}`);
+    await expect(dialog.textContent()).resolves.toContain(
+      "If you do not answer in time, the command is denied",
+    );
+
+    await page.getByRole("button", { name: "Allow always…" }).click();
+    const pattern = page.getByLabel("Program (pattern)");
+    await expect(pattern.inputValue()).resolves.toBe(ls);
+    const edited = `${path.dirname(ls)}/l*`;
+    await pattern.fill(edited);
+    await page.getByRole("button", { name: "Save and allow" }).click();
+
+    const reply = await first;
+    expect(reply.status).toBe("ok");
+    if (reply.status !== "ok") return;
+    expect(reply.body.decision).toBe("allow-always");
+    expect(reply.body.decidedBy).toBe("user");
+
+    const saved = (await readApprovals(a)).agents.local?.allowlist ?? [];
+    expect(saved.map((e) => ({ pattern: e.pattern, source: e.source }))).toEqual([
+      { pattern: edited, source: "allow-always" },
+    ]);
+    await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
+
+    const again = await requestOnce(a.t.paths, "approval.request", body, { timeoutMs: 10_000 });
+    expect(again.status).toBe("ok");
+    if (again.status !== "ok") return;
+    expect(again.body.decision).toBe("allow-once");
+    expect(again.body.decidedBy).toBe(`rule:${saved[0]!.id}`);
+    expect(a.services.broker.size).toBe(0);
+  });
+  it("Deny (Esc) reaches the client as a denial by the user, and the dialog moves on to the next request", async () => {
+    app = await startE2eApp({ approvals: ASK_ME });
+    const a = app;
+    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const { page } = view;
+    await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
+    const ask = (argv: string[]) =>
+      requestOnce(
+        a.t.paths,
+        "approval.request",
+        { argv, cwd: a.t.home, sessionKey: "e2e", timeoutMs: 60_000 },
+        { timeoutMs: 60_000 },
+      );
+    const first = ask(["rm", "-rf", "build"]);
+    await page.getByRole("dialog").waitFor();
+    const second = ask(["touch", "notes.txt"]);
+    await page.getByLabel("Request 1 of 2").waitFor();
+    await expect(page.getByLabel("Command", { exact: true }).textContent()).resolves.toBe("rm -rf build");
+
+    await page.keyboard.press("Escape");
+    const denied = await first;
+    expect(denied.status === "ok" && denied.body).toMatchObject({ decision: "deny", decidedBy: "user" });
+
+    await waitFor(
+      async () => (await page.getByLabel("Command", { exact: true }).textContent()) === "touch notes.txt",
+      {
+        what: "the second request in the dialog",
+      },
+    );
+    expect(await page.getByLabel("Request 1 of 2").count()).toBe(0);
+    await page.keyboard.press("Enter");
+    const allowed = await second;
+    expect(allowed.status === "ok" && allowed.body).toMatchObject({
+      decision: "allow-once",
+      decidedBy: "user",
+    });
+    await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
+    const file = await readApprovals(a);
+    expect(file.agents.local?.allowlist ?? []).toEqual([]);
+  });
+
+  it("when nobody answers, askFallback=deny reaches the client as a timeout (not a denial by the user) and the dialog withdraws the request", async () => {
+    app = await startE2eApp({ approvals: ASK_ME });
+    const a = app;
+    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const { page } = view;
+    const pending = requestOnce(
+      a.t.paths,
+      "approval.request",
+      { argv: ["uname", "-a"], cwd: a.t.home, timeoutMs: 1_500 },
+      { timeoutMs: 20_000 },
+    );
+    await page.getByRole("dialog").waitFor();
+    await expect(page.getByRole("dialog").textContent()).resolves.toContain(
+      "If you do not answer in time, the command is denied (askFallback: deny)",
+    );
+    const reply = await pending;
+    expect(reply.status === "ok" && reply.body).toMatchObject({ decision: "timeout", decidedBy: "fallback" });
+    await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
+  });
+
+  it("when nobody answers, askFallback=allowlist runs what the allowlist covers: the client gets allow-once decided by the fallback", async () => {
+    const uname = realProgram("uname");
+    app = await startE2eApp({
+      approvals: {
+        defaults: { security: "allowlist", ask: "always", askFallback: "allowlist" },
+        agents: { "*": { allowlist: [{ id: "uname-entry", pattern: uname }] } },
+      },
+    });
+    const a = app;
+    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const { page } = view;
+    const pending = requestOnce(
+      a.t.paths,
+      "approval.request",
+      { argv: ["uname", "-a"], cwd: a.t.home, timeoutMs: 1_500 },
+      { timeoutMs: 20_000 },
+    );
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await expect(dialog.textContent()).resolves.toContain("the command runs (the allowlist covers it)");
+    // ask=always: allow always is not offered.
+    expect(await page.getByRole("button", { name: "Allow always…" }).count()).toBe(0);
+    const reply = await pending;
+    expect(reply.status === "ok" && reply.body).toMatchObject({
+      decision: "allow-once",
+      decidedBy: "fallback",
+    });
+  });
+});
