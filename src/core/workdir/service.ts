@@ -139,9 +139,14 @@ export class WorkdirService {
         this.logger.warn(`LOCAL_WORKDIR_ALLOWED_ROOTS item "${info.given}" refused: ${info.reason}`);
       }
     }
-    await this.store.removeLeftoverTemps();
-    const dropped = await this.store.dropStale();
-    if (dropped) this.logger.info("dropped task bindings unused for 90 days", { count: dropped });
+    // Housekeeping must not stop the app from starting (a lock left by a killed process, say).
+    try {
+      await this.store.removeLeftoverTemps();
+      const dropped = await this.store.dropStale();
+      if (dropped) this.logger.info("dropped task bindings unused for 90 days", { count: dropped });
+    } catch (error) {
+      this.logger.warn("workdir bindings housekeeping skipped", { error });
+    }
   }
 
   get deviceId(): string {
