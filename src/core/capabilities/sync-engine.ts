@@ -304,6 +304,48 @@ export class CapabilitySync {
       pluginPlans.push(await this.planPlugin(item, run.plugins[i]!, old, claude));
     }
     await this.preparePackages([...skillPlans, ...pluginPlans], run);
+    await this.installAll(skillPlans, pluginPlans, old, next, run);
+
+    // 4. MCPs: replace empties the managed ones first; both modes upsert by name.
+    this.applyMcps(payload, next, run);
+
+    // Links an interrupted sync left behind (owned, but in no manifest entry) go with this sync.
+    this.emit({ phase: "write", item: null, done: run.done, total: run.total });
+    const orphans = await this.findOrphanLinks(next);
+    await this.dropOrphanRegistryKeys(orphans, next, claude, run);
+
+    // 5. Claude files (only if changed), then the manifest.
+    if (!run.patch.isEmpty) await this.writeRegistry(claudePaths, old, next, run);
+    next.revision = old.revision + 1;
+    next.last_sync_at = manifestTimestamp(this.now());
+    await writeManifest(this.paths.capabilityManifest, next);
+
+    // 6. Clean up: orphaned links, then store folders no manifest entry references.
+    this.emit({ phase: "cleanup", item: null, done: run.done, total: run.total });
+    await this.cleanUp(orphans, next);
+
+    const ack = run.ack();
+    const record = lastSyncRecord(ack, payload.mode, next.revision, next.last_sync_at);
+    await writeLastSync(this.paths.capabilitiesDir, record).catch((error: unknown) =>
+      this.logger.warn("could not record the last sync", { error: errorText(error) }),
+    );
+    this.logger.info("capability sync finished", {
+      success: ack.success,
+      revision: next.revision,
+      errors: ack.errors.length,
+    });
+    this.emit({ phase: "done", item: null, done: run.done, total: run.total });
+    return { ack, record };
+  }
+
+  /** Swap, links, registry and manifest entry per item (§7.9 step 3, after the downloads). */
+  private async installAll(
+    skillPlans: SkillPlan[],
+    pluginPlans: PluginPlan[],
+    old: CapabilityManifest,
+    next: CapabilityManifest,
+    run: SyncRun,
+  ): Promise<void> {
     const install = async (plan: Plan, apply: () => Promise<void>) => {
       if (plan.result.status === "synced") {
         this.emit({
@@ -336,8 +378,9 @@ export class CapabilitySync {
       if (entry && plan.result.status === "synced") next.skills[plan.item.name] = entry;
     }
     for (const plan of pluginPlans) await install(plan, () => this.installPlugin(plan, old, next, run));
+  }
 
-    // 4. MCPs: replace empties the managed ones first; both modes upsert by name.
+  private applyMcps(payload: SyncPayload, next: CapabilityManifest, run: SyncRun): void {
     if (payload.mode === "replace") {
       for (const [name, entry] of Object.entries(next.mcps))
         if (entry.managed === true) delete next.mcps[name];
@@ -354,34 +397,6 @@ export class CapabilitySync {
       }
       run.finish();
     }
-
-    // Links an interrupted sync left behind (owned, but in no manifest entry) go with this sync.
-    this.emit({ phase: "write", item: null, done: run.done, total: run.total });
-    const orphans = await this.findOrphanLinks(next);
-    await this.dropOrphanRegistryKeys(orphans, next, claude, run);
-
-    // 5. Claude files (only if changed), then the manifest.
-    if (!run.patch.isEmpty) await this.writeRegistry(claudePaths, old, next, run);
-    next.revision = old.revision + 1;
-    next.last_sync_at = manifestTimestamp(this.now());
-    await writeManifest(this.paths.capabilityManifest, next);
-
-    // 6. Clean up: orphaned links, then store folders no manifest entry references.
-    this.emit({ phase: "cleanup", item: null, done: run.done, total: run.total });
-    await this.cleanUp(orphans, next);
-
-    const ack = run.ack();
-    const record = lastSyncRecord(ack, payload.mode, next.revision, next.last_sync_at);
-    await writeLastSync(this.paths.capabilitiesDir, record).catch((error: unknown) =>
-      this.logger.warn("could not record the last sync", { error: errorText(error) }),
-    );
-    this.logger.info("capability sync finished", {
-      success: ack.success,
-      revision: next.revision,
-      errors: ack.errors.length,
-    });
-    this.emit({ phase: "done", item: null, done: run.done, total: run.total });
-    return { ack, record };
   }
 
   private async removeRuntime(runtime: ManifestRuntime | undefined, cacheParent: boolean): Promise<void> {
@@ -655,7 +670,7 @@ export class CapabilitySync {
       await this.retireRuntime(previous?.runtime, [], true);
       if (previous?.runtime?.claude_link) {
         run.patch.removePlugin(item.key);
-        run.registryOwners.set(item.key, { kind: "item", plan, previous });
+        run.registryOwners.set(item.key, { kind: "item", plan });
       }
       const entry: ManifestPlugin = { managed: true, ...base };
       entry.updated_at = this.stamp(previous, entry, false);
@@ -672,7 +687,7 @@ export class CapabilitySync {
     await this.retireRuntime(previous?.runtime, links, true);
     run.patch.setPlugin(item.key, { installPath: plan.claudeLink, version: item.version, packageChanged });
     run.patch.setEnabled(item.key, item.enabled);
-    run.registryOwners.set(item.key, { kind: "item", plan, previous });
+    run.registryOwners.set(item.key, { kind: "item", plan });
     const entry: ManifestPlugin = {
       ...base,
       ...(item.checksum !== undefined && { checksum: item.checksum }),
@@ -807,9 +822,7 @@ export class CapabilitySync {
   }
 }
 
-type RegistryOwner =
-  | { kind: "item"; plan: PluginPlan; previous: ManifestPlugin | undefined }
-  | { kind: "removal"; entry: ManifestPlugin };
+type RegistryOwner = { kind: "item"; plan: PluginPlan } | { kind: "removal"; entry: ManifestPlugin };
 
 /** Per-sync state: item results in payload order, removal errors, the pending registry patch. */
 class SyncRun {

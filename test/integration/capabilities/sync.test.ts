@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -561,6 +562,35 @@ describe("conflicts with the user's own items (§7.6)", () => {
       (JSON.parse(registryBefore) as { plugins: Record<string, unknown> }).plugins["linter@user-mp"],
     );
     expect(Object.keys(registry.plugins)).toEqual(["linter@user-mp", "fine@mp"]);
+  });
+});
+
+describe("the Claude registry changes under a running sync", () => {
+  beforeEach(async () => (h = await makeSyncHarness()));
+
+  it("fails the plugin items and leaves the file as the user left it when it is no longer valid at write time", async () => {
+    const r = runtime(h);
+    const p = publishPlugin(h.server, { id: 2, name: "p", marketplace: "mp", bytes: await pluginZip("p") });
+    const s = publishSkill(h.server, { id: 1, name: "s", bytes: await skillZip("s") });
+    await fs.mkdir(path.dirname(r.registry), { recursive: true });
+    await fs.writeFile(r.registry, '{"version": 2, "plugins": {}}');
+    const stop = h.sync.onProgress((event) => {
+      if (event.phase === "install" && event.item === "p@mp")
+        writeFileSync(r.registry, "{ half-saved by the user");
+    });
+    const ack = items(await h.sync.applySync({ mode: "merge", skills: [s], plugins: [p] }));
+    const error = `Invalid Claude config ${r.registry}: ${jsonError("{ half-saved by the user")}`;
+    expect(ack.skills).toEqual([{ id: 1, name: "s", status: "synced" }]);
+    expect(ack.plugins).toEqual([{ id: 2, name: "p", status: "failed", error }]);
+    expect(await fs.readFile(r.registry, "utf8")).toBe("{ half-saved by the user");
+    stop();
+    const manifest = await readJson<{ skills: object; plugins: object }>(r.manifest);
+    expect(Object.keys(manifest.skills)).toEqual(["s"]);
+    expect(manifest.plugins).toEqual({});
+    // once the user fixes the file, the next sync installs the plugin
+    await fs.writeFile(r.registry, '{"version": 2, "plugins": {}}');
+    expect(items(await h.sync.applySync({ mode: "merge", skills: [s], plugins: [p] })).success).toBe(true);
+    expect(Object.keys((await readJson<{ plugins: object }>(r.registry)).plugins)).toEqual(["p@mp"]);
   });
 });
 
