@@ -1,6 +1,7 @@
 // A cross-process lock next to a file (`<file>.lock`, created with O_EXCL), so two CLI processes or
 // the UI and the CLI never interleave a read-modify-write. A lock whose owner process is gone, or
 // that is older than `staleMs`, is broken.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -31,8 +32,11 @@ function processIsAlive(pid: number): boolean {
 async function lockIsStale(lockFile: string, staleMs: number): Promise<boolean> {
   try {
     const [text, stat] = await Promise.all([fs.readFile(lockFile, "utf8"), fs.stat(lockFile)]);
-    if (Date.now() - stat.mtimeMs > staleMs) return true;
+    const age = Date.now() - stat.mtimeMs;
+    if (age > staleMs) return true;
     const [pidText, host] = text.split("\n");
+    // Only the no-hard-link fallback can leave an empty lock; its owner writes within milliseconds.
+    if (!pidText && age > 1_000) return true;
     const pid = Number(pidText);
     if (host === os.hostname() && Number.isInteger(pid) && pid > 0 && !processIsAlive(pid)) return true;
     return false;
@@ -40,6 +44,31 @@ async function lockIsStale(lockFile: string, staleMs: number): Promise<boolean> 
     // vanished, or still being written by its owner: not stale, retry
     void error;
     return false;
+  }
+}
+
+/**
+ * Creates `lockFile` holding our pid, or throws EEXIST. The content is written to a temp file first
+ * and hard-linked into place, so a lock file never exists without its owner's pid (a process killed
+ * mid-create leaves at most a temp file, not an empty lock that looks alive).
+ */
+async function createLockFile(lockFile: string): Promise<void> {
+  const temp = `${lockFile}.${process.pid}-${randomBytes(4).toString("hex")}`;
+  await fs.writeFile(temp, `${process.pid}\n${os.hostname()}\n`, { mode: 0o600, flag: "wx" });
+  try {
+    await fs.link(temp, lockFile);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
+    // File systems without hard links: exclusive create, then write (the short window is accepted there).
+    const handle = await fs.open(lockFile, "wx", 0o600);
+    try {
+      await handle.writeFile(`${process.pid}\n${os.hostname()}\n`);
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await fs.rm(temp, { force: true });
   }
 }
 
@@ -55,12 +84,7 @@ export async function withFileLock<T>(
   let delay = 2;
   for (;;) {
     try {
-      const handle = await fs.open(lockFile, "wx", 0o600);
-      try {
-        await handle.writeFile(`${process.pid}\n${os.hostname()}\n`);
-      } finally {
-        await handle.close();
-      }
+      await createLockFile(lockFile);
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
