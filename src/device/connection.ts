@@ -8,6 +8,7 @@ import type { DeviceConfig, DeviceConfigResult } from "./config.js";
 import type { TaskEventSink } from "./deps.js";
 import { heartbeatError, registrationAccepted, SIGN_IN_REFUSALS } from "./event-schemas.js";
 import type { HeartbeatPayload } from "./heartbeat-payload.js";
+import { memoryOutbox, type TerminalOutbox } from "./terminal-outbox.js";
 
 export interface ConnectionTimings {
   heartbeatIntervalMs: number;
@@ -77,6 +78,8 @@ export interface ConnectionDeps {
   logger: Logger;
   /** Default: socket.io-client's `io`. */
   createSocket?: (url: string, options: SocketOptions) => Socket;
+  /** Where terminal task events wait while the device is not registered (default: in memory). */
+  terminalOutbox?: TerminalOutbox;
 }
 
 interface SessionOutcome {
@@ -117,20 +120,21 @@ export class DeviceConnection {
   private loop: { controller: AbortController; done: Promise<void> } | null = null;
   private control: Promise<void> = Promise.resolve();
   private session: SessionInternals | null = null;
-  private pendingTerminal: Array<{ eventType: string; body: Record<string, unknown> }> = [];
+  private readonly outbox: TerminalOutbox;
   private paused = false;
 
   constructor(private readonly deps: ConnectionDeps) {
     this.timings = { ...DEFAULT_TIMINGS, ...deps.timings };
     this.now = deps.now ?? Date.now;
     this.logger = deps.logger.child("device");
+    this.outbox = deps.terminalOutbox ?? memoryOutbox();
     this.taskEvents = {
       emit: (eventType, body, options) => {
         const session = this.session;
         if (session?.registered && !session.closed && session.socket.connected) {
           session.socket.emit(eventType, body);
         } else if (options?.terminal) {
-          this.pendingTerminal.push({ eventType, body });
+          this.outbox.keep(eventType, body);
         }
       },
     };
@@ -425,9 +429,7 @@ export class DeviceConnection {
   }
 
   private flushTerminalEvents(session: SessionInternals): void {
-    const pending = this.pendingTerminal;
-    this.pendingTerminal = [];
-    for (const { eventType, body } of pending) session.socket.emit(eventType, body);
+    this.outbox.flush((eventType, body) => session.socket.emit(eventType, body));
   }
 
   private async heartbeat(session: SessionInternals): Promise<boolean> {

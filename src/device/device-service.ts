@@ -22,6 +22,7 @@ import { buildHeartbeatPayload, EMPTY_CAPABILITY_REPORT } from "./heartbeat-payl
 import { watchCredentials } from "./credentials-signal.js";
 import { createIdleTaskRegistry } from "./idle-task-registry.js";
 import { createStatusWriter, type StatusWriter } from "./status-file.js";
+import { DiskOutbox, outboxDir } from "./terminal-outbox.js";
 
 export interface DeviceServiceOptions {
   paths: AppPaths;
@@ -53,6 +54,9 @@ export class DeviceService {
   private readonly connection: DeviceConnection;
   private readonly status: StatusWriter | null;
   private readonly tasks: TaskRegistry;
+  /** Terminal task events waiting for the backend, on disk in E/outbox (device-protocol.md §6.2). */
+  readonly outbox: DiskOutbox;
+  private outboxLoaded: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly inFlight = new Map<Promise<unknown>, "sync" | "command" | "session">();
   private stopWatching: (() => void) | null = null;
@@ -68,8 +72,13 @@ export class DeviceService {
         ? null
         : createStatusWriter({ paths: options.paths, logger, ...(options.now ? { now: options.now } : {}) });
     const codexAuth = path.join(options.paths.codexHome, "auth.json");
+    this.outbox = new DiskOutbox(outboxDir(options.paths.executorHome), {
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+    });
     this.connection = new DeviceConnection({
       logger,
+      terminalOutbox: this.outbox,
       executorVersion: options.executorVersion ?? APP_VERSION,
       ...(options.timings ? { timings: options.timings } : {}),
       ...(options.now ? { now: options.now } : {}),
@@ -155,6 +164,13 @@ export class DeviceService {
   }
 
   async start(): Promise<void> {
+    // Task results kept by an earlier run go out after the first registration (exactly once).
+    this.outboxLoaded ??= this.outbox
+      .load()
+      .catch((error: unknown) =>
+        this.options.logger.error(`Cannot read the kept task results: ${(error as Error).message}`),
+      );
+    await this.outboxLoaded;
     if (!this.stopWatching && this.options.watchCredentials !== false) {
       this.stopWatching = watchCredentials(this.options.paths, () => void this.credentialsMayHaveChanged(), {
         onError: (error) =>
@@ -175,6 +191,7 @@ export class DeviceService {
     this.stopWatching = null;
     await this.connection.stop();
     await this.idle("sync");
+    await this.outbox.idle();
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.status) {

@@ -1,6 +1,5 @@
-// Task event bodies (device-protocol.md §6.2) for one run: the envelope and the events the device
-// itself must be able to send (created, incomplete, error). The task runner builds its deltas and
-// `response.completed` on the same envelope.
+// Task event bodies (device-protocol.md §6.2) for one run: the envelope and every event a run sends
+// (created, text and reasoning deltas, tool blocks, and the terminal completed / incomplete / error).
 import { randomBytes } from "node:crypto";
 
 export interface TaskRunIdentity {
@@ -64,7 +63,12 @@ export function positiveInt(value: unknown): number | null {
   return null;
 }
 
-function envelope(run: TaskRun, eventType: string, data: Record<string, unknown>): Record<string, unknown> {
+/** §6.2 envelope: the event name equals `event_type`; ids are numbers; optional fields copied when present. */
+export function envelope(
+  run: TaskRun,
+  eventType: string,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     event_type: eventType,
     task_id: run.taskId,
@@ -113,4 +117,74 @@ export function responseIncomplete(
 
 export function taskError(run: TaskRun, message: string, code = "runtime_error"): Record<string, unknown> {
   return envelope(run, "error", { type: "error", code, message });
+}
+
+/** `ITEM` of §6.2. */
+export function itemId(run: TaskRun): string {
+  return `msg_${run.subtaskId}`;
+}
+
+/** `offset` = code points of answer text sent before this delta. */
+export function outputTextDelta(run: TaskRun, delta: string, offset: number): Record<string, unknown> {
+  return envelope(run, "response.output_text.delta", {
+    type: "response.output_text.delta",
+    item_id: itemId(run),
+    output_index: 0,
+    content_index: 0,
+    delta,
+    offset,
+  });
+}
+
+/** A progress note (workdir fallback, folder change) on the reasoning summary stream. */
+export function reasoningSummaryDelta(run: TaskRun, text: string): Record<string, unknown> {
+  return envelope(run, "response.reasoning_summary_text.delta", {
+    type: "response.reasoning_summary_text.delta",
+    item_id: itemId(run),
+    output_index: 0,
+    content_index: 0,
+    delta: text,
+  });
+}
+
+/** One tool call of the agent, as Gatehouse reports it (docs/decisions.md "Task execution"). */
+export interface ToolBlock {
+  id: string;
+  kind: "tool";
+  name: string;
+  input: unknown;
+  output?: string;
+  status: "running" | "completed" | "failed";
+}
+
+export function blockEvent(
+  run: TaskRun,
+  eventType: "response.block.created" | "response.block.updated",
+  block: ToolBlock,
+): Record<string, unknown> {
+  return envelope(run, eventType, { type: eventType, block });
+}
+
+export function responseCompleted(run: TaskRun, fullText: string): Record<string, unknown> {
+  return envelope(run, "response.completed", {
+    type: "response.completed",
+    response: {
+      id: run.responseId,
+      object: "response",
+      created_at: run.createdAt,
+      model: run.model,
+      status: "completed",
+      output: [
+        {
+          type: "message",
+          id: itemId(run),
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: fullText, annotations: [] }],
+        },
+      ],
+      usage: null,
+      stop_reason: "end_turn",
+    },
+  });
 }
