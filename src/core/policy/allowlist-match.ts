@@ -14,6 +14,8 @@ export interface CompiledEntry {
   order: number;
   kind: "any" | "bare" | "exact" | "glob";
   glob?: RegExp;
+  /** The glob's literal leading folder: a path not starting with it cannot match (a cheap pre-check). */
+  globBase?: string;
   /** An invalid argPattern or cwd (a hand-edited file): the entry matches nothing. */
   broken?: string;
   argRe?: RegExp;
@@ -26,6 +28,8 @@ export interface CompiledAllowlist {
   bare: Map<string, CompiledEntry[]>;
   any: CompiledEntry[];
   globs: CompiledEntry[];
+  /** Globs by the first folder of their literal base (`opt` for a glob under /opt); "" when there is none. */
+  globsByRoot: Map<string, CompiledEntry[]>;
 }
 
 export interface MatchEnv {
@@ -74,7 +78,14 @@ export function compileAllowlist(file: ApprovalsFile, agentId: string, env: Matc
   const key = `${agentId}\0${env.home}\0${env.platform}`;
   const cached = perFile.get(key);
   if (cached) return cached;
-  const compiled: CompiledAllowlist = { entries: [], exact: new Map(), bare: new Map(), any: [], globs: [] };
+  const compiled: CompiledAllowlist = {
+    entries: [],
+    exact: new Map(),
+    bare: new Map(),
+    any: [],
+    globs: [],
+    globsByRoot: new Map(),
+  };
   effectiveAllowlist(file, agentId).forEach(({ agentId: owner, entry }, order) => {
     const c: CompiledEntry = { agentId: owner, entry, order, kind: "any" };
     try {
@@ -97,12 +108,15 @@ export function compileAllowlist(file: ApprovalsFile, agentId: string, env: Matc
       const normalized = normalizePattern(entry.pattern, env);
       if (picomatch.scan(normalized).isGlob) {
         c.kind = "glob";
+        const base = picomatch.scan(normalized).base;
+        if (base) c.globBase = normalizeMatchPath(base, env.platform);
         try {
           c.glob = globRegExp(normalized, env.platform);
         } catch (error) {
           c.broken = `entry ${entry.id} has an invalid pattern (${(error as Error).message})`;
         }
         compiled.globs.push(c);
+        pushTo(compiled.globsByRoot, rootOf(c.globBase ?? ""), c);
       } else {
         c.kind = "exact";
         pushTo(compiled.exact, normalizeMatchPath(normalized, env.platform), c);
@@ -112,6 +126,13 @@ export function compileAllowlist(file: ApprovalsFile, agentId: string, env: Matc
   });
   perFile.set(key, compiled);
   return compiled;
+}
+
+/** First folder of an absolute path (`usr` for `/usr/bin/git`, `c:` for `c:/x`); "" when there is none. */
+function rootOf(p: string): string {
+  const start = p.startsWith("/") ? 1 : 0;
+  const end = p.indexOf("/", start);
+  return end === -1 ? "" : p.slice(start, end);
 }
 
 function pushTo(map: Map<string, CompiledEntry[]>, key: string, value: CompiledEntry): void {
@@ -141,7 +162,12 @@ function candidates(
     const name = (platform === "win32" ? path.win32 : path.posix).basename(segment.foundPath);
     found.push(...(compiled.bare.get(bareKey(name, platform)) ?? []));
   }
-  for (const g of compiled.globs) if (g.glob?.test(real)) found.push(g);
+  for (const root of rootOf(real) === "" ? [""] : ["", rootOf(real)]) {
+    for (const g of compiled.globsByRoot.get(root) ?? []) {
+      if (g.globBase !== undefined && !real.startsWith(g.globBase)) continue;
+      if (g.glob?.test(real)) found.push(g);
+    }
+  }
   if (found.length > 1) found.sort((a, b) => a.order - b.order);
   return found;
 }

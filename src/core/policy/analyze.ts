@@ -24,10 +24,10 @@ export const defaultScriptCache = new ScriptCache(512);
 
 export async function analyzeCommand(input: CommandInput, options: AnalyzeOptions): Promise<Analysis> {
   const platform = options.platform ?? process.platform;
-  const collected = await collectAnalysis(input, {
-    platform,
-    scripts: options.scripts ?? defaultScriptCache,
-  });
+  const scripts = options.scripts ?? defaultScriptCache;
+  // What a command text contains does not depend on the file system: memoise it with the parse.
+  const key = `collect\0${platform}\0${input.shell ?? ""}\0${input.argv ? JSON.stringify(input.argv) : `\0${input.command}`}`;
+  const collected = await scripts.memo(key, () => collectAnalysis(input, { platform, scripts }));
   return resolveSegments(collected, options, platform);
 }
 
@@ -64,5 +64,5 @@ function resolveSegments(collected: Collected, options: AnalyzeOptions, platform
     if (resolution.error) base.resolveError = resolution.error;
     return base;
   });
-  return { ok: collected.ok, segments, flags: collected.flags };
+  return { ok: collected.ok, segments, flags: collected.flags.map((f) => ({ ...f })) };
 }

@@ -21,6 +21,8 @@ export interface ResolveOptions {
   pathExt: string | undefined;
   home: string;
   platform: NodeJS.Platform;
+  /** Real paths of folders already resolved (an ExecutableResolver shares one across its lookups). */
+  realDirs?: Map<string, string>;
 }
 
 type Check = { ok: true; real: string } | { ok: false; error: string };
@@ -28,11 +30,13 @@ type Check = { ok: true; real: string } | { ok: false; error: string };
 /** Resolves command words, remembering answers for the life of one explanation. */
 export class ExecutableResolver {
   private readonly memo = new Map<string, Resolution>();
+  private readonly realDirs = new Map<string, string>();
 
   resolve(word: string, options: ResolveOptions): Resolution {
     const key = `${options.cwd}\0${options.pathEnv ?? ""}\0${options.platform}\0${word}`;
     let hit = this.memo.get(key);
     if (!hit) {
+      options.realDirs ??= this.realDirs;
       hit = resolveExecutable(word, options);
       this.memo.set(key, hit);
     }
@@ -71,8 +75,8 @@ export function resolveExecutable(word: string, options: ResolveOptions): Resolu
   let lastError: string | null = null;
   for (const dir of dirs) {
     // An empty PATH element means the current folder, as in every POSIX shell.
-    const base = dir === "" ? options.cwd : p.resolve(options.cwd, dir);
-    const full = p.join(base, word);
+    const base = dir === "" ? options.cwd : p.isAbsolute(dir) ? dir : p.resolve(options.cwd, dir);
+    const full = base.endsWith(p.sep) ? base + word : base + p.sep + word;
     const checked = checkCandidates(candidatesFor(full, options), options);
     if (checked.found) return { resolvedPath: checked.real, foundVia: "path", foundPath: checked.at };
     if (checked.error !== "does not exist") lastError = `${full} ${checked.error}`;
@@ -116,24 +120,48 @@ function checkCandidates(
 }
 
 function checkFile(file: string, options: ResolveOptions): Check {
+  let link: fs.Stats | undefined;
   let stat: fs.Stats | undefined;
   try {
-    stat = fs.statSync(file, { throwIfNoEntry: false });
+    link = fs.lstatSync(file, { throwIfNoEntry: false });
+    stat = link?.isSymbolicLink() ? fs.statSync(file, { throwIfNoEntry: false }) : link;
   } catch (error) {
     return { ok: false, error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
   }
-  if (!stat) return { ok: false, error: "does not exist" };
+  if (!stat) return { ok: false, error: link ? "is a broken symbolic link" : "does not exist" };
   if (!stat.isFile()) return { ok: false, error: "is not a regular file" };
-  if (options.platform !== "win32" && process.platform !== "win32") {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-    } catch {
-      return { ok: false, error: "is not executable" };
-    }
+  if (options.platform !== "win32" && process.platform !== "win32" && !mayExecute(stat)) {
+    return { ok: false, error: "is not executable" };
   }
   try {
+    // Not a link itself: its real path is its folder's real path plus its name (one lookup per folder).
+    if (!link?.isSymbolicLink() && process.platform !== "win32") {
+      const dir = path.dirname(file);
+      let realDir = options.realDirs?.get(dir);
+      if (realDir === undefined) {
+        realDir = fs.realpathSync.native(dir);
+        options.realDirs?.set(dir, realDir);
+      }
+      return { ok: true, real: path.join(realDir, path.basename(file)) };
+    }
     return { ok: true, real: fs.realpathSync.native(file) };
   } catch (error) {
     return { ok: false, error: `cannot be resolved (${(error as NodeJS.ErrnoException).code ?? "error"})` };
   }
+}
+
+/**
+ * The permission check execve makes (owner, else group, else other x bit; root needs any x bit), from the
+ * stat already in hand instead of another access() call. ACLs are not consulted: a file only an ACL
+ * makes executable is reported as not executable, which can only make Gatehouse ask.
+ */
+function mayExecute(stat: fs.Stats): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return (stat.mode & 0o111) !== 0;
+  if (uid === 0) return (stat.mode & 0o111) !== 0;
+  if (stat.uid === uid) return (stat.mode & 0o100) !== 0;
+  if (stat.gid === process.getgid?.() || (process.getgroups?.() ?? []).includes(stat.gid)) {
+    return (stat.mode & 0o010) !== 0;
+  }
+  return (stat.mode & 0o001) !== 0;
 }

@@ -78,22 +78,30 @@ function describe(text: string, message: string, offset: number): string {
   return text.includes("\n") ? `${message} (line ${line})` : message;
 }
 
-/** An LRU of parse results by script text. Pure memoisation: it only ever returns what parsing would. */
+/**
+ * An LRU of parse results (and of what the analyser derives from them) by text. Pure memoisation: it only
+ * ever returns what computing again would return, so sharing one across calls is safe.
+ */
 export class ScriptCache {
-  private readonly entries = new Map<string, Promise<ParsedScript>>();
+  private readonly entries = new Map<string, Promise<unknown>>();
 
   constructor(private readonly capacity = 512) {}
 
   parse(text: string): Promise<ParsedScript> {
-    const hit = this.entries.get(text);
+    return this.memo(`parse\0${text}`, () => parseScriptChecked(text));
+  }
+
+  /** Memoises `compute()` under `key` (keys longer than 64 KiB are computed every time). */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const hit = this.entries.get(key);
     if (hit) {
-      this.entries.delete(text);
-      this.entries.set(text, hit);
-      return hit;
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit as Promise<T>;
     }
-    const result = parseScriptChecked(text);
-    if (text.length <= 64 * 1024) {
-      this.entries.set(text, result);
+    const result = compute();
+    if (key.length <= 64 * 1024) {
+      this.entries.set(key, result);
       if (this.entries.size > this.capacity) {
         const oldest = this.entries.keys().next().value;
         if (oldest !== undefined) this.entries.delete(oldest);

@@ -137,7 +137,7 @@ function scriptArbitrary(risky: boolean): fc.Arbitrary<string> {
     script: fc
       .tuple(tie("pipeline"), fc.array(fc.tuple(risky ? joiner : safeJoiner, tie("pipeline")), { maxLength: 2 }))
       .map(([first, rest]) => first + rest.map(([op, p]) => op + p).join("")),
-  }), { depthSize: "small" }).script;
+  })).script;
 }
 
 const script = fc.oneof(
