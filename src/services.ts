@@ -14,11 +14,20 @@ import { ApprovalServer, type ListenResult } from "./approval-server/server.js";
 import { socketAddress } from "./approval-server/socket-path.js";
 import { approvalsFileTokenSource } from "./approval-server/token-source.js";
 import { ApprovalsStore } from "./core/approvals/index.js";
+import { CapabilitySync } from "./core/capabilities/index.js";
 import type { Logger } from "./core/log.js";
 import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand } from "./core/policy/index.js";
+import type { PromptFn } from "./core/policy/types.js";
+import { SkillCatalogue } from "./core/skills/index.js";
+import { WorkdirService } from "./core/workdir/index.js";
+import { createBackendCommands } from "./device/backend-command.js";
+import type { ConnectionTimings } from "./device/connection.js";
+import { DeviceService } from "./device/device-service.js";
 import { AuditLog } from "./executor/audit-log.js";
 import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
+import { resolveAuthToken } from "./secrets/auth-token.js";
+import { secretStoreFor, type SecretStore } from "./secrets/secret-store.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -31,6 +40,20 @@ export interface ServicesOptions {
   limits?: Partial<ServerLimits>;
   now?: () => number;
   onExecEvent?: (event: ExecEvent) => void;
+  /**
+   * Also build the device side — the workdir service, the skill catalogue, capability sync and the
+   * backend connection — started and stopped with the rest (the tray app builds it; tests pass their
+   * own secret store and short timings).
+   */
+  device?: DeviceOptions;
+}
+
+export interface DeviceOptions {
+  /** Default: the OS keychain (GATEHOUSE_KEYCHAIN_SERVICE or `Gatehouse`), a 0600 file where none is reachable. */
+  secrets?: SecretStore;
+  timings?: Partial<ConnectionTimings>;
+  /** Connect to the backend in start() (default true). */
+  connect?: boolean;
 }
 
 export type StartResult =
@@ -46,6 +69,14 @@ export interface Services {
   approvalServer: ApprovalServer;
   /** The gate's dependencies without a prompt function (callers add the broker's, or null). */
   gateDeps: Omit<GateDeps, "prompt">;
+  /** The device side (null unless `options.device` was given). */
+  workdir: WorkdirService | null;
+  skills: SkillCatalogue | null;
+  capabilities: CapabilitySync | null;
+  device: DeviceService | null;
+  secrets: SecretStore | null;
+  /** Whether the approval socket is listening now. */
+  listening(): boolean;
   /** Creates the approvals file on first run and listens on the approval socket. */
   start(): Promise<StartResult>;
   /** Stops listening (removing the socket) and withdraws pending prompts. */
@@ -101,6 +132,9 @@ export function createServices(options: ServicesOptions): Services {
     now,
   });
 
+  const side = options.device ? createDeviceSide(options, options.device, gateDeps, broker) : null;
+  let listening = false;
+
   return {
     paths,
     approvals,
@@ -108,6 +142,12 @@ export function createServices(options: ServicesOptions): Services {
     broker,
     approvalServer,
     gateDeps,
+    workdir: side?.workdir ?? null,
+    skills: side?.skills ?? null,
+    capabilities: side?.capabilities ?? null,
+    device: side?.device ?? null,
+    secrets: side?.secrets ?? null,
+    listening: () => listening,
     async start() {
       const warnings: string[] = [];
       const state = await approvals.ensure();
@@ -119,12 +159,93 @@ export function createServices(options: ServicesOptions): Services {
       const address = socketAddress(state.status === "ok" ? state.file.socket.path : undefined, paths);
       const result: ListenResult = await approvalServer.listen(address);
       if (result.status !== "listening") return result;
+      listening = true;
       for (const warning of warnings) logger.warn(warning);
+      if (side) await side.start();
       return { status: "listening", address: result.address, warnings };
     },
     async stop() {
+      if (side) await side.stop();
       broker.close();
       await approvalServer.close();
+      listening = false;
+    },
+  };
+}
+
+interface DeviceSide {
+  workdir: WorkdirService;
+  skills: SkillCatalogue;
+  capabilities: CapabilitySync;
+  device: DeviceService;
+  secrets: SecretStore;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The device side of the app: workdirs, skills, capability sync, and the backend connection through the gate. */
+function createDeviceSide(
+  options: ServicesOptions,
+  device: DeviceOptions,
+  gateDeps: Omit<GateDeps, "prompt">,
+  broker: PromptBroker,
+): DeviceSide {
+  const { env, paths, logger } = options;
+  const secrets = device.secrets ?? secretStoreFor(paths, env, logger);
+  const workdir = new WorkdirService({ paths, env, logger, ...(options.now ? { now: options.now } : {}) });
+  const skills = new SkillCatalogue({ paths, env, logger, secrets: { get: (ref) => secrets.get(ref) } });
+  let backendUrl: string | null = null;
+  const capabilities = new CapabilitySync({
+    paths,
+    backendUrl: () => backendUrl,
+    deviceToken: async () => (await resolveAuthToken({ env, secrets, logger }))?.token ?? null,
+    logger,
+  });
+  // Backend commands ask the same person as everything else; a full queue leaves it to askFallback.
+  const prompt: PromptFn = (request, signal) =>
+    broker.canAccept(request) ? broker.request(request, signal) : Promise.resolve({ decision: "timeout" });
+  const connection = new DeviceService({
+    paths,
+    env,
+    secrets,
+    logger,
+    capabilities,
+    commands: createBackendCommands({
+      runGated: ({ recheckCwd, ...request }) => gateAndRun(request, { ...gateDeps, prompt, recheckCwd }),
+      workdir,
+      logger,
+    }),
+    ...(device.timings ? { timings: device.timings } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const refreshBackendUrl = async () => {
+    const loaded = await connection.loadConfig().catch(() => null);
+    backendUrl = loaded?.ok ? loaded.config.backendUrl : null;
+  };
+  // Package downloads resolve against the configured backend URL: re-read when the connection changes.
+  let seen = "";
+  const stopWatchingState = connection.onState((state) => {
+    const key = `${state.state}|${state.backendUrl}`;
+    if (key === seen) return;
+    seen = key;
+    void refreshBackendUrl();
+  });
+  return {
+    workdir,
+    skills,
+    capabilities,
+    device: connection,
+    secrets,
+    async start() {
+      await workdir.init();
+      await capabilities.startup();
+      if (device.connect !== false) await connection.start();
+    },
+    async stop() {
+      stopWatchingState();
+      await connection.stop();
+      await connection.idle();
+      await skills.stopWatching();
     },
   };
 }
