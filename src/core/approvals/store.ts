@@ -37,11 +37,13 @@ export interface ApprovalsStoreOptions {
   now?: () => number;
 }
 
-/** What `saveAllowAlways` receives: a proposed entry, possibly edited by the person. */
+/** What `saveAllowAlways` receives: a proposed entry (policy's ProposedEntry), possibly edited by the person. */
 export interface AllowAlwaysEntry {
   pattern: string;
   argPattern?: string;
   cwd?: string;
+  /** The segment it was proposed for (ignored here). */
+  segment?: number;
 }
 
 /** `setAgentSettings(…, "defaults", …)` edits `defaults` instead of an agent. */

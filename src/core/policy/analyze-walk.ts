@@ -145,7 +145,7 @@ class Walker {
     }
   }
 
-  private async scripts_(scripts: Script[], where: Where): Promise<void> {
+  private async scriptList(scripts: Script[], where: Where): Promise<void> {
     for (const script of scripts) await this.script(script, where);
   }
 
@@ -164,7 +164,7 @@ class Walker {
         for (const word of command.words) await this.wordSubs(word, inner);
         for (const arith of command.arith) {
           this.arithmetic(arith.text);
-          await this.scripts_(arith.subs, within(inner, "substitution"));
+          await this.scriptList(arith.subs, within(inner, "substitution"));
         }
         if (command.type === "test") {
           const op = command.words.find((w) => TEST_ARITHMETIC_OPS.has(w.raw));
@@ -225,7 +225,7 @@ class Walker {
           : part.kind === "cmdsubst" && part.backtick
             ? "backticks"
             : "substitution";
-      await this.scripts_(subsOf(part), within(where, context));
+      await this.scriptList(subsOf(part), within(where, context));
     }
   }
 
@@ -242,7 +242,7 @@ class Walker {
       this.flag("redirect", `writes to ${target?.value ?? "a file"} (${shown})`);
     }
     if (redirect.target) await this.wordSubs(redirect.target, where);
-    if (redirect.heredoc) await this.scripts_(redirect.heredoc.subs, within(where, "here-document"));
+    if (redirect.heredoc) await this.scriptList(redirect.heredoc.subs, within(where, "here-document"));
   }
 
   private push(segment: RawSegment): number {

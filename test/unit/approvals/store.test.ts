@@ -274,3 +274,23 @@ describe("socket token", () => {
     });
   });
 });
+
+describe("file safety", () => {
+  it("refuses to write through a symlink and leaves its target alone", async () => {
+    const target = `${t.home}/elsewhere.json`;
+    const valid = JSON.stringify({ version: 1, socket: { path: "x", token: "t".repeat(43) }, agents: {} });
+    await fs.writeFile(target, valid);
+    await fs.mkdir(t.paths.executorHome, { recursive: true });
+    await fs.symlink(target, t.paths.approvals);
+    expect((await store.load()).status).toBe("ok");
+    await expect(store.addEntry("*", { pattern: "/usr/bin/git" })).rejects.toThrow(/symbolic link/);
+    expect(await fs.readFile(target, "utf8")).toBe(valid);
+  });
+
+  it("writes the file back 0600 even when someone loosened its mode", async () => {
+    await store.ensure();
+    await fs.chmod(t.paths.approvals, 0o644);
+    await store.addEntry("*", { pattern: "/usr/bin/git" });
+    expect((await fs.stat(t.paths.approvals)).mode & 0o777).toBe(0o600);
+  });
+});
