@@ -107,7 +107,7 @@ class ShellParser {
   skipBlanks(): void {
     for (;;) {
       const c = this.ch();
-      if (c === " " || c === "\t" || c === "\r") this.pos++;
+      if (c === " " || c === "\t") this.pos++;
       else if (c === "\\" && this.ch(1) === "\n") this.pos += 2;
       else if (c === "#") {
         while (!this.atEnd() && this.ch() !== "\n") this.pos++;
@@ -161,10 +161,10 @@ class ShellParser {
    */
   private peekPlainWord(): string | null {
     let end = this.pos;
-    while (end < this.src.length && !/[ \t\r\n;&|()<>'"`$\\]/.test(this.src[end] as string)) end++;
+    while (end < this.src.length && !/[ \t\n;&|()<>'"`$\\]/.test(this.src[end] as string)) end++;
     if (end === this.pos) return null;
     const next = this.src[end];
-    if (next !== undefined && !/[ \t\r\n;&|()<>]/.test(next)) return null;
+    if (next !== undefined && !/[ \t\n;&|()<>]/.test(next)) return null;
     return this.src.slice(this.pos, end);
   }
 
@@ -662,7 +662,7 @@ class ShellParser {
           continue;
         }
       }
-      if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === ";" || c === "&" || c === "|") break;
+      if (c === " " || c === "\t" || c === "\n" || c === ";" || c === "&" || c === "|") break;
       if (c === "(" || c === ")") {
         // extglob `@(…)`, `*(…)`, `+(…)`, `?(…)`, `!(…)`
         const prev = this.src[this.pos - 1];
@@ -761,7 +761,7 @@ class ShellParser {
         const m = /^~([A-Za-z0-9._-]*)/.exec(this.src.slice(this.pos, this.pos + 256));
         const user = m?.[1] ?? "";
         const next = this.src[this.pos + 1 + user.length];
-        if (next === undefined || next === "/" || /[ \t\r\n;&|()<>]/.test(next)) {
+        if (next === undefined || next === "/" || /[ \t\n;&|()<>]/.test(next)) {
           parts.push({ kind: "tilde", user });
           this.pos += 1 + user.length;
           continue;
@@ -1056,7 +1056,7 @@ class ShellParser {
   }
 }
 
-const NAME_OR_FN = /^[^ \t\r\n$`'"\\=]+$/;
+const NAME_OR_FN = /^[^ \t\n$`'"\\=]+$/;
 
 function compound(
   type: CompoundType,
