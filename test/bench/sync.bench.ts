@@ -103,15 +103,22 @@ async function downloadAndExtract(urls: string[], token: string, root: string): 
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+/** Wall time in ms; `cpu` collects this process's CPU time too, steadier on a shared machine. */
+async function timed(fn: () => Promise<unknown>, cpu?: number[]): Promise<number> {
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   await fn();
+  const used = process.cpuUsage(cpuStart);
+  cpu?.push((used.user + used.system) / 1000);
   return performance.now() - start;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function coldSync(fixture: Fixture): Promise<{ ms: number; home: TempHome; sync: CapabilitySync }> {
+async function coldSync(
+  fixture: Fixture,
+  cpu?: number[],
+): Promise<{ ms: number; home: TempHome; sync: CapabilitySync }> {
   const home = await makeTempHome("gatehouse-bench-sync-");
   const sync = newSync(home, fixture.server);
   await sync.startup();
@@ -119,7 +126,7 @@ async function coldSync(fixture: Fixture): Promise<{ ms: number; home: TempHome;
   const ms = await timed(async () => {
     const ack = await sync.applySync(fixture.payload);
     ok = ack.success;
-  });
+  }, cpu);
   if (!ok) throw new Error("the benchmark sync did not succeed");
   return { ms, home, sync };
 }
@@ -129,14 +136,33 @@ async function runCold(): Promise<BenchResult> {
   try {
     const baseline: number[] = [];
     const ours: number[] = [];
+    const baselineCpu: number[] = [];
+    const oursCpu: number[] = [];
     const started = performance.now();
     for (let i = 0; i < REPEATS && (i === 0 || performance.now() - started < COLD_BUDGET_MS); i++) {
-      const scratch = await makeTempHome("gatehouse-bench-baseline-");
-      baseline.push(await timed(() => downloadAndExtract(fixture.urls, fixture.server.token, scratch.home)));
-      await scratch.cleanup();
-      const run = await coldSync(fixture);
-      ours.push(run.ms);
-      await run.home.cleanup();
+      // alternate which goes first, so neither always pays for a cold page cache or JIT
+      const measureBaseline = async () => {
+        const scratch = await makeTempHome("gatehouse-bench-baseline-");
+        baseline.push(
+          await timed(
+            () => downloadAndExtract(fixture.urls, fixture.server.token, scratch.home),
+            baselineCpu,
+          ),
+        );
+        await scratch.cleanup();
+      };
+      const measureOurs = async () => {
+        const run = await coldSync(fixture, oursCpu);
+        ours.push(run.ms);
+        await run.home.cleanup();
+      };
+      if (i % 2 === 0) {
+        await measureBaseline();
+        await measureOurs();
+      } else {
+        await measureOurs();
+        await measureBaseline();
+      }
     }
     const value = median(ours);
     const base = median(baseline);
@@ -155,6 +181,9 @@ async function runCold(): Promise<BenchResult> {
         plugins: PLUGINS,
         concurrency: CONCURRENCY,
         runs: ours.length,
+        cpuMs: round(median(oursCpu), 1),
+        baselineCpuMs: round(median(baselineCpu), 1),
+        cpuRatio: round(median(oursCpu) / median(baselineCpu), 2),
       },
     };
   } finally {
