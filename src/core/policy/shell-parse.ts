@@ -836,7 +836,7 @@ class ShellParser {
         continue;
       }
       if (c === "$") {
-        const dollar = this.readDollar();
+        const dollar = this.readDollar(true);
         if (dollar) {
           flush();
           parts.push(dollar);
@@ -918,7 +918,8 @@ class ShellParser {
   }
 
   /** `$(…)`, `$((…))`, `$[…]`, `${…}`, `$name`, `$1`, `$@`…; null for a lone `$`. */
-  private readDollar(): WordPart | null {
+  /** `inDouble`: inside double quotes, where a `'` within `${…}` is an ordinary character. */
+  private readDollar(inDouble = false): WordPart | null {
     const start = this.pos;
     const next = this.ch(1);
     if (next === "(") {
@@ -951,7 +952,7 @@ class ShellParser {
         if (this.atEnd()) this.fail('"${" is not closed');
         const c = this.ch();
         if (c === "\\") this.pos += 2;
-        else if (c === "'") {
+        else if (c === "'" && !inDouble) {
           const end = this.src.indexOf("'", this.pos + 1);
           if (end === -1) this.fail("a single quote is not closed");
           this.pos = end + 1;
@@ -959,7 +960,7 @@ class ShellParser {
           this.pos++;
           for (const part of this.readDoubleQuoted()) subs.push(...subsOf(part));
         } else if (c === "$" || c === "`") {
-          const part = c === "`" ? this.readBackticks(false) : this.readDollar();
+          const part = c === "`" ? this.readBackticks(inDouble) : this.readDollar(inDouble);
           if (part) subs.push(...subsOf(part));
           else this.pos++;
         } else if (c === "{") {
