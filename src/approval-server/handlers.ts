@@ -15,10 +15,23 @@ import type { HandlerReply, RequestContext, RequestHandlers } from "./server.js"
 export interface ApprovalGate {
   explain(command: CommandInput, context: { agentId: string; cwd: string }): Promise<Explanation>;
   decide(request: GateRequest, prompt: PromptFn): Promise<GateDecision>;
-  run(request: GateRunRequest, prompt: PromptFn): Promise<GateRunResult>;
+  run(request: GateRunRequest, prompt: PromptFn, recheckCwd?: RecheckCwd): Promise<GateRunResult>;
 }
 
-export type CwdResolution = { ok: true; cwd: string } | { ok: false; message: string };
+/** workdir.md §8, just before the spawn: the folder to spawn in (with a fallback notice), or why nothing may run. */
+export type RecheckCwd = (
+  cwd: string,
+) => Promise<{ ok: true; cwd: string; notice?: string | null } | { ok: false; message: string }>;
+
+export type CwdResolution =
+  | {
+      ok: true;
+      cwd: string;
+      /** The workdir fallback (workdir.md §7), delivered to the client in `exec.result`. */
+      fallback?: { code: string; message: string } | null;
+      recheck?: RecheckCwd;
+    }
+  | { ok: false; message: string };
 
 /**
  * Where an `exec.run` runs. The workdir resolver (workdir.md) plugs in here; until then the default
@@ -144,6 +157,14 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
       const cwd = await deps.cwdResolver(sessionKey, body.cwd);
       if (!cwd.ok) return { error: "bad_request", message: cwd.message };
       let busy = false;
+      let workdirNotice = cwd.fallback?.message ?? null;
+      const recheck: RecheckCwd | undefined = cwd.recheck
+        ? async (dir) => {
+            const again = await cwd.recheck!(dir);
+            if (again.ok && again.notice) workdirNotice = again.notice;
+            return again;
+          }
+        : undefined;
       const result = await deps.gate.run(
         {
           command: commandOf(body),
@@ -157,6 +178,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
           signal: ctx.signal,
         },
         promptFor(deps.broker, () => (busy = true)),
+        recheck,
       );
       if (busy) return BUSY;
       return {
@@ -173,6 +195,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
           truncated: result.truncated,
           durationMs: result.durationMs,
           ...(result.warnings.length ? { warnings: result.warnings } : {}),
+          ...(workdirNotice ? { workdirFallback: workdirNotice } : {}),
         },
       };
     },

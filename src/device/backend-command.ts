@@ -14,7 +14,7 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 export const MAX_OUTPUT_BYTES = 5 * 1024 * 1024;
 export const BACKEND_AGENT_ID = "backend";
 
-export type CommandWorkdir = Pick<WorkdirService, "resolveForSession" | "recheckBeforeSpawn">;
+export type CommandWorkdir = Pick<WorkdirService, "resolveForSession" | "recheckForSpawn">;
 
 export interface BackendCommandDeps {
   runGated: RunGated;
@@ -152,13 +152,9 @@ export function createBackendCommands(deps: BackendCommandDeps): CommandPort {
         maxOutputBytes: clampMaxOutputBytes(payload.max_output_bytes),
         outputMode: "separate",
         recheckCwd: async () => {
-          const again = await deps.workdir.recheckBeforeSpawn(resolution);
-          if (again.ok) return { ok: true, cwd: again.cwd };
-          if (again.code === "changed-before-start") {
-            notice = again.message;
-            return { ok: true, cwd: again.fallback.cwd };
-          }
-          return { ok: false, message: again.message };
+          const again = await deps.workdir.recheckForSpawn(resolution);
+          if (again.ok && again.notice) notice = again.notice;
+          return again;
         },
       });
       return commandAck(result, timeoutSeconds, notice);

@@ -418,6 +418,20 @@ export class WorkdirService {
   }
 
   /**
+   * The re-check as a spawn wants it (executor `recheckCwd`): the folder to spawn in — the managed
+   * folder after `changed-before-start`, with its message as `notice` — or why nothing may run.
+   */
+  async recheckForSpawn(
+    resolution: WorkdirResolution,
+  ): Promise<{ ok: true; cwd: string; notice: string | null } | { ok: false; message: string }> {
+    const again = await this.recheckBeforeSpawn(resolution);
+    if (again.ok) return { ok: true, cwd: again.cwd, notice: null };
+    if (again.code === "changed-before-start")
+      return { ok: true, cwd: again.fallback.cwd, notice: again.message };
+    return { ok: false, message: again.message };
+  }
+
+  /**
    * Whether two cwds are the same folder under the containing root's case rule: the executor
    * compares a live agent session's cwd with a new turn's (a removed binding reports no `changed`).
    */
