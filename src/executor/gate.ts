@@ -23,6 +23,7 @@ import { buildChildEnv } from "./child-env.js";
 import { displayCommand, quoteWord } from "./command-text.js";
 import { OutputTail, type OutputMode } from "./output-capture.js";
 import { runProcess, type RunHooks, type RunResult, type RunSpec } from "./run-process.js";
+import type { EntryUse, UsageRecorder } from "./usage-recorder.js";
 
 export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
 export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
@@ -86,6 +87,8 @@ export interface GateDeps {
    * Such work never rejects (failures are logged).
    */
   background?: (work: Promise<void>) => void;
+  /** One per approvals store in a long-running service: serialises and merges usage bookkeeping. */
+  usage?: UsageRecorder;
 }
 
 export interface GateDecision {
@@ -460,7 +463,7 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
         onSpawn: () => {
           // A use limit is enforced, so its count is awaited; lastUsed* alone is a note for the
           // editor and is written in the background (it costs a locked, fsynced rewrite of the file).
-          const pending = recordUse(req, decision.explanation, deps);
+          const pending = recordUse(req, decision.explanation, deps, countsUses);
           if (countsUses || !deps.background) bookkeeping = pending;
           else deps.background(pending);
         },
@@ -508,9 +511,14 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
 }
 
 /** After a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath, usesLeft counted down (never fails the run). */
-async function recordUse(req: GateRequest, explanation: Explanation, deps: GateDeps): Promise<void> {
+async function recordUse(
+  req: GateRequest,
+  explanation: Explanation,
+  deps: GateDeps,
+  countsUses: boolean,
+): Promise<void> {
   if (!explanation.allowlistSatisfied) return;
-  const uses = explanation.segments.flatMap((segment) =>
+  const uses: EntryUse[] = explanation.segments.flatMap((segment) =>
     segment.matchedEntryId
       ? [
           {
@@ -521,6 +529,7 @@ async function recordUse(req: GateRequest, explanation: Explanation, deps: GateD
         ]
       : [],
   );
+  if (deps.usage) return deps.usage.record(req.agentId, uses, countsUses);
   if (uses.length === 0) return;
   try {
     await deps.approvals.recordUse(req.agentId, uses);

@@ -12,6 +12,7 @@ import { silentLogger } from "../../src/core/log.js";
 import { resolvePaths } from "../../src/core/paths.js";
 import { AuditLog } from "../../src/executor/audit-log.js";
 import { gateAndRun, type GateDeps, type GateRunRequest } from "../../src/executor/gate.js";
+import { UsageRecorder } from "../../src/executor/usage-recorder.js";
 import { percentile, round, type Benchmark, type BenchResult } from "./harness.js";
 
 const OVERHEAD_RUNS = 400;
@@ -60,6 +61,7 @@ async function makeHome(
   await approvals.setAgentSettings("defaults", settings);
   for (const name of entries) await approvals.addEntry("*", { pattern: await realPathOf(name) });
   const background: Promise<void>[] = [];
+  const usage = new UsageRecorder(approvals, silentLogger);
   return {
     home,
     env,
@@ -73,6 +75,7 @@ async function makeHome(
       logger: silentLogger,
       // As a service would: usage notes are written after the result, awaited before shutdown.
       background: (work) => background.push(work),
+      usage,
     },
     cleanup: async () => {
       await Promise.all(background);

@@ -16,6 +16,7 @@ import {
   type GateDeps,
   type GateRunRequest,
 } from "../../../src/executor/gate.js";
+import { UsageRecorder } from "../../../src/executor/usage-recorder.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 let t: TempHome;
@@ -361,6 +362,14 @@ describe("the gate: bookkeeping, audit and events", () => {
     expect((await entryOnDisk(id))?.usesLeft).toBe(0);
     const third = await gateAndRun(request(printf), deps());
     expect(third).toMatchObject({ decision: "timeout", decidedBy: "fallback" });
+  });
+
+  it("has counted a limited entry down when the result returns, also through a service's usage recorder", async () => {
+    const [entry] = await policy({ security: "allowlist", ask: "off" }, [{ name: "printf", usesLeft: 3 }]);
+    const usage = new UsageRecorder(approvals, silentLogger);
+    const printf = request({ command: { argv: ["printf", "x"] } });
+    await Promise.all([gateAndRun(printf, deps({ usage })), gateAndRun(printf, deps({ usage }))]);
+    expect((await entryOnDisk(entry?.id ?? ""))?.usesLeft).toBe(1);
   });
 
   it("records the last use of an unlimited entry without holding up the result", async () => {

@@ -1,0 +1,51 @@
+// What the task runner needs from the rest of the app, as narrow interfaces: the composition root
+// (src/services.ts) passes the real services, tests pass the same real services built in a temp home.
+import type { Logger } from "../../core/log.js";
+import type { AppPaths, Env } from "../../core/paths.js";
+import type { SkillSnapshot } from "../../core/skills/index.js";
+import type { WorkdirService } from "../../core/workdir/index.js";
+
+/** The device configuration a task needs (device-protocol.md §1, §6.1 rule 2). */
+export interface DeviceFacts {
+  deviceId: string;
+  backendUrl: string;
+  /** The device token (keychain, env or file); fills a blank `auth_token`. Never logged. */
+  authToken: string | null;
+  /** `max_concurrent_tasks`, clamped to 1–20 by the runner. */
+  maxConcurrentTasks: number;
+}
+
+export type TaskWorkdirPort = Pick<
+  WorkdirService,
+  "resolveForTask" | "recheckBeforeSpawn" | "isSameCwd" | "workspaceRoot"
+>;
+
+/** The skill catalogue's agent-session surface (skills.md §10); optional. */
+export interface TaskSkillsPort {
+  snapshot(
+    agentSessionId: string,
+    workspace: string,
+    options?: { taskClaudeHome?: string | null },
+  ): Promise<SkillSnapshot>;
+  envOverlay(snapshot: SkillSnapshot, baseEnv: Env): Record<string, string>;
+  endSession(agentSessionId: string): void;
+}
+
+export interface TaskRunnerOptions {
+  paths: AppPaths;
+  /** The agents' base environment (the app's own; scrubbed per exec-policy.md "Running"). */
+  env: Env;
+  logger: Logger;
+  workdir: TaskWorkdirPort;
+  /** Read at every `task:execute`, so a changed configuration applies to the next task. */
+  deviceFacts: () => Promise<DeviceFacts>;
+  /** argv prefix that runs gatehouse (absolute paths), for the Claude Code hook. */
+  gatehouseCommand: string[];
+  skills?: TaskSkillsPort | null;
+  /** How long an approval prompt of a task's command may wait (default 120 s). */
+  promptTimeoutMs?: number;
+  /** SIGTERM → SIGKILL of a cancelled agent's process tree (default 3 s: the tree is gone within 5 s). */
+  killGraceMs?: number;
+  now?: () => number;
+  platform?: NodeJS.Platform;
+}

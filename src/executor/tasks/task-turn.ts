@@ -1,0 +1,314 @@
+// One turn of a task, from a started run to its terminal event (device-protocol.md §6.1 step 6,
+// workdir.md §8–§9, skills.md §10): resolve the workdir (fallbacks and notices go out as progress
+// notes before the agent starts), build the launch spec, write its files, re-check the folder, spawn
+// the agent CLI, turn its output into the event stream, and end with exactly one terminal event.
+import path from "node:path";
+import { z } from "zod";
+import type { Logger } from "../../core/log.js";
+import {
+  buildLaunchSpec,
+  parseTaskPayload,
+  projectInfo,
+  runtimeForShellType,
+  type RuntimeKind,
+} from "../../core/runtime/index.js";
+import { renderIndex, runtimeIndexEntries, type SkillSnapshot } from "../../core/skills/index.js";
+import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core/settings.js";
+import { readJsonFile, writeFileAtomic } from "../../core/store/index.js";
+import { WorkdirFatal, type WorkdirResolution } from "../../core/workdir/index.js";
+import { changedNotice, tildify } from "../../core/workdir/messages.js";
+import { buildChildEnv } from "../child-env.js";
+import type { AgentEvent } from "./agent-events.js";
+import { RUNTIME_LABEL, resolveAgentBinary } from "./agent-binary.js";
+import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-process.js";
+import { createClaudeStreamParser } from "./claude-stream.js";
+import { createCodexStreamParser } from "./codex-stream.js";
+import type { TaskRunnerOptions } from "./deps.js";
+import type { ResponseStream } from "./response-stream.js";
+
+export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
+
+/** The live agent session of a task: later turns resume it while the folder stays the same. */
+export interface AgentSession {
+  runtime: RuntimeKind;
+  resumeId: string;
+  cwd: string;
+}
+
+/** What a turn shares with the runner. */
+export interface TurnContext {
+  options: TaskRunnerOptions;
+  logger: Logger;
+  sessions: Map<string, AgentSession>;
+  /** The agent session key of skills.md §10 and exec-policy.md: `task:<task_id>`. */
+  sessionKey(taskId: string): string;
+}
+
+/** The runner's view of one run while its turn goes on. */
+export interface TurnHandle {
+  taskId: string;
+  payload: Record<string, unknown>;
+  stream: ResponseStream;
+  signal: AbortSignal;
+  /** The agent and folder are known (the UI's running list shows them). */
+  started(info: { agent: RuntimeKind; workdir: string }): void;
+  /** The agent process, so a cancel can stop it. */
+  spawned(process: AgentProcess): void;
+}
+
+/** Extra CLI arguments from the settings (`agents.claudeArgs` / `agents.codexArgs`): e.g. a custom model provider. */
+const AgentArgsSchema = z.looseObject({
+  claudeArgs: z.array(z.string()).optional(),
+  codexArgs: z.array(z.string()).optional(),
+});
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+async function loadSettings(file: string, logger: Logger): Promise<SettingsFile> {
+  const read = await readJsonFile(file, SettingsFileSchema);
+  if (read.status === "ok") return read.value;
+  if (read.status === "invalid") logger.warn(`${file} is invalid (${read.error}); using default settings`);
+  return emptySettings();
+}
+
+async function loadManifest(file: string, logger: Logger): Promise<unknown> {
+  const read = await readJsonFile(file, z.unknown());
+  if (read.status === "ok") return read.value;
+  if (read.status === "invalid") logger.warn(`${file} is invalid (${read.error}); no global MCP servers`);
+  return {};
+}
+
+/** Inserts the configured extra arguments where the CLI reads options (before Codex's `--`). */
+export function withExtraArgs(runtime: RuntimeKind, args: string[], extra: string[]): string[] {
+  if (extra.length === 0) return args;
+  if (runtime === "codex" && args[0] === "exec") return ["exec", ...extra, ...args.slice(1)];
+  return [...args, ...extra];
+}
+
+/** Why a turn ended without a result, in words for the backend. */
+export function describeAgentExit(runtime: RuntimeKind, exit: AgentExit, lastWarning: string | null): string {
+  const label = RUNTIME_LABEL[runtime];
+  if (exit.spawnError) return `${label} could not be started: ${exit.spawnError}`;
+  const how = exit.signal ? `was stopped by ${exit.signal}` : `exited with code ${exit.code ?? "unknown"}`;
+  const detail = lastWarning ?? lastLine(exit.stderrTail);
+  return `${label} ${how} before finishing the turn${detail ? `: ${detail}` : ""}`;
+}
+
+function lastLine(textValue: string): string {
+  const lines = textValue
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  return (lines.at(-1) ?? "").slice(0, 500);
+}
+
+export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void> {
+  const { options, logger } = ctx;
+  const { stream, taskId, payload } = turn;
+  const aborted = () => turn.signal.aborted || stream.ended !== null;
+
+  // The workdir (workdir.md §9): a fatal error ends the task, a fallback is announced first.
+  let resolution: WorkdirResolution;
+  let changed: { from: string; to: string } | null;
+  try {
+    const resolved = await options.workdir.resolveForTask({
+      taskId,
+      deviceId: text(payload.device_id) ?? undefined,
+      workdir: text(payload.workdir),
+      projectWorkspacePath: text(payload.project_workspace_path),
+      policy: text(payload.workdir_policy),
+      gitUrl: text(payload.git_url),
+      branch: text(payload.branch_name),
+    });
+    resolution = resolved.resolution;
+    changed = resolved.changed;
+  } catch (error) {
+    if (!(error instanceof WorkdirFatal)) throw error;
+    logger.warn(`task ${taskId}: ${error.message}`, { detail: error.detail });
+    stream.failed(error.message);
+    return;
+  }
+  if (aborted()) return;
+  if (resolution.fallback) stream.note(resolution.fallback.message);
+
+  // A turn in another folder than the live agent session starts a new session (§9 "Changing the
+  // workdir"): the old one is closed (its process already ended) and its resume id forgotten.
+  const session = ctx.sessions.get(taskId);
+  const movedAway = session !== undefined && !options.workdir.isSameCwd(session.cwd, resolution.cwd);
+  if (movedAway && !changed) {
+    const platform = options.platform ?? process.platform;
+    resolution.notices.push(
+      changedNotice(
+        tildify(session.cwd, options.paths.home, platform),
+        tildify(resolution.cwd, options.paths.home, platform),
+      ),
+    );
+  }
+  if (changed || movedAway || payload.new_session === true) {
+    ctx.sessions.delete(taskId);
+    options.skills?.endSession(ctx.sessionKey(taskId));
+  }
+  for (const notice of resolution.notices) stream.note(notice);
+
+  // The runtime (§6.1 step 6): an unsupported shell type ends the task.
+  const parsed = parseTaskPayload(payload);
+  if (!parsed.ok) {
+    stream.failed(parsed.error);
+    return;
+  }
+  const shell = runtimeForShellType(parsed.payload);
+  if (!shell.ok) {
+    stream.failed(shell.error);
+    return;
+  }
+  const runtime = shell.runtime;
+  const settings = await loadSettings(options.paths.settings, logger);
+  const manifest = await loadManifest(options.paths.capabilityManifest, logger);
+  const workspaceRoot = options.workdir.workspaceRoot;
+  const project = projectInfo(parsed.payload);
+
+  // Skills (skills.md §10): this turn's snapshot, the index of what the runtime does not read itself,
+  // and the environment overlay.
+  let skillInstructions: string | null = null;
+  let envOverlay: Record<string, string> | undefined;
+  if (options.skills) {
+    try {
+      const snapshot: SkillSnapshot = await options.skills.snapshot(ctx.sessionKey(taskId), resolution.cwd, {
+        taskClaudeHome: project.isProjectTask ? null : path.join(workspaceRoot, taskId, ".claude"),
+      });
+      for (const line of snapshot.deactivated) stream.note(line);
+      const entries = runtimeIndexEntries(snapshot.entries, runtime === "codex" ? "codex" : "claude");
+      skillInstructions = entries.length > 0 ? renderIndex(entries).text : null;
+      envOverlay = options.skills.envOverlay(snapshot, options.env);
+    } catch (error) {
+      logger.warn(`task ${taskId}: the skill catalogue is unavailable; no skill index this turn`, { error });
+    }
+  }
+
+  const resumeWith = ctx.sessions.get(taskId);
+  const resumeId = resumeWith && resumeWith.runtime === runtime ? resumeWith.resumeId : null;
+  const build = (workdir: string, resume: string | null) =>
+    buildLaunchSpec({
+      payload,
+      manifest,
+      workdir,
+      paths: options.paths,
+      settings,
+      gatehouseCommand: options.gatehouseCommand,
+      promptTimeoutMs: options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
+      resumeId: resume,
+      workspaceRoot,
+      skillInstructions,
+      ...(envOverlay ? { envOverlay } : {}),
+    });
+  const launch = await build(resolution.cwd, resumeId);
+  if (!launch.ok) {
+    stream.failed(launch.error);
+    return;
+  }
+  for (const secret of launch.secrets) logger.addSecret(secret);
+  for (const notice of launch.notices) logger.info(`task ${taskId}: ${notice}`);
+  const spec = launch.spec;
+  const extra = AgentArgsSchema.safeParse(settings.agents ?? {});
+  const extraArgs = extra.success
+    ? ((runtime === "codex" ? extra.data.codexArgs : extra.data.claudeArgs) ?? [])
+    : [];
+
+  const binary = await resolveAgentBinary({
+    runtime,
+    command: spec.command,
+    env: options.env,
+    home: options.paths.home,
+    settingsFile: options.paths.settings,
+    ...(options.platform ? { platform: options.platform } : {}),
+  });
+  if (!binary.ok) {
+    stream.failed(binary.message);
+    return;
+  }
+  for (const file of spec.files)
+    await writeFileAtomic(file.path, file.content, { mode: file.mode, dirMode: 0o700 });
+  if (aborted()) return;
+
+  // workdir.md §8, right before the spawn.
+  let cwd = resolution.cwd;
+  const recheck = await options.workdir.recheckBeforeSpawn(resolution);
+  if (!recheck.ok) {
+    if (recheck.code === "managed-unavailable") {
+      stream.failed(recheck.message);
+      return;
+    }
+    stream.note(recheck.message);
+    cwd = recheck.fallback.cwd;
+  } else {
+    cwd = recheck.cwd;
+  }
+  let args = withExtraArgs(runtime, spec.args, extraArgs);
+  if (resumeId && !options.workdir.isSameCwd(cwd, resolution.cwd)) {
+    // The resumed conversation belongs to the folder that was refused just now.
+    ctx.sessions.delete(taskId);
+    const fresh = await build(cwd, null);
+    if (fresh.ok) args = withExtraArgs(runtime, fresh.spec.args, extraArgs);
+  }
+  if (aborted()) return;
+
+  const env = buildChildEnv(options.env, spec.env, options.platform ?? process.platform).env;
+  turn.started({ agent: runtime, workdir: cwd });
+  const parser = runtime === "codex" ? createCodexStreamParser() : createClaudeStreamParser();
+  let lastWarning: string | null = null;
+  let sawSession = false;
+  const onEvent = (event: AgentEvent) => {
+    switch (event.kind) {
+      case "session":
+        sawSession = true;
+        ctx.sessions.set(taskId, { runtime, resumeId: event.id, cwd });
+        break;
+      case "text":
+        stream.message(event.text);
+        break;
+      case "tool-started":
+        stream.toolStarted(event.id, event.name, event.input);
+        break;
+      case "tool-finished":
+        stream.toolFinished(event.id, event.name, event.input, event.output, event.isError);
+        break;
+      case "completed":
+        stream.completed(event.text);
+        break;
+      case "failed":
+        stream.failed(event.message);
+        break;
+      case "warning":
+        lastWarning = event.message;
+        logger.info(`task ${taskId}: ${RUNTIME_LABEL[runtime]}: ${event.message}`);
+        break;
+    }
+  };
+  logger.info(`task ${taskId}: starting ${RUNTIME_LABEL[runtime]} in ${cwd}`, {
+    resume: resumeId !== null,
+  });
+  const agent = startAgentProcess(
+    {
+      file: binary.file,
+      args,
+      env,
+      cwd,
+      stdin: spec.stdin,
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.platform ? { platform: options.platform } : {}),
+    },
+    (line) => {
+      for (const event of parser.line(line)) onEvent(event);
+    },
+  );
+  turn.spawned(agent);
+  const exit = await agent.exited;
+  logger.info(`task ${taskId}: ${RUNTIME_LABEL[runtime]} exited`, { code: exit.code, signal: exit.signal });
+  if (stream.ended === null && !turn.signal.aborted) {
+    stream.failed(describeAgentExit(runtime, exit, lastWarning));
+  }
+  // A resume that failed before the runtime even named its session would fail every later turn too.
+  if (resumeId && !sawSession && stream.ended === "error") ctx.sessions.delete(taskId);
+}

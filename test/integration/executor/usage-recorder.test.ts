@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApprovalsStore, type AllowlistEntry } from "../../../src/core/approvals/index.js";
+import { silentLogger } from "../../../src/core/log.js";
+import { UsageRecorder, type EntryUse } from "../../../src/executor/usage-recorder.js";
+import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+
+let t: TempHome;
+let store: ApprovalsStore;
+/** How many locked rewrites the recorder asked the real store for. */
+let writes: number;
+let recorder: UsageRecorder;
+
+beforeEach(async () => {
+  t = await makeTempHome("gatehouse-usage-");
+  store = new ApprovalsStore({ path: t.paths.approvals, defaultSocketPath: t.paths.defaultSocket });
+  await store.ensure();
+  writes = 0;
+  recorder = new UsageRecorder(
+    {
+      recordUse: (agentId, uses) => {
+        writes++;
+        return store.recordUse(agentId, uses);
+      },
+    },
+    silentLogger,
+  );
+});
+afterEach(async () => t.cleanup());
+
+async function entry(id: string): Promise<AllowlistEntry | undefined> {
+  const state = await store.load();
+  return state.status === "ok" ? state.file.agents.local?.allowlist?.find((e) => e.id === id) : undefined;
+}
+
+const use = (entryId: string, command: string): EntryUse => ({
+  entryId,
+  command,
+  resolvedPath: "/usr/bin/x",
+});
+
+describe("usage recorder", () => {
+  it("merges notes of unlimited entries that pile up while a write is in flight, the latest use winning", async () => {
+    const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
+    const b = await store.addEntry("local", { pattern: "/usr/bin/b" });
+    const pending = [
+      recorder.record("local", [use(a.id, "a 1")], false),
+      recorder.record("local", [use(a.id, "a 2")], false),
+      recorder.record("local", [use(b.id, "b 1")], false),
+      recorder.record("local", [use(a.id, "a 3")], false),
+    ];
+    await Promise.all(pending);
+    expect(writes).toBe(2); // the first alone, the other three merged
+    expect(await entry(a.id)).toMatchObject({ lastUsedCommand: "a 3" });
+    expect(await entry(b.id)).toMatchObject({ lastUsedCommand: "b 1" });
+  });
+
+  it("counts every run of an entry with a use limit, even when runs overlap", async () => {
+    const limited = await store.addEntry("local", { pattern: "/usr/bin/a", usesLeft: 5 });
+    await Promise.all([1, 2, 3].map((n) => recorder.record("local", [use(limited.id, `a ${n}`)], true)));
+    expect((await entry(limited.id))?.usesLeft).toBe(2);
+  });
+
+  it("says when everything recorded so far is written", async () => {
+    const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
+    void recorder.record("local", [use(a.id, "a 1")], false);
+    await recorder.idle();
+    expect(await entry(a.id)).toMatchObject({ lastUsedCommand: "a 1" });
+  });
+});
