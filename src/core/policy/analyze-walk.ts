@@ -280,6 +280,21 @@ class Walker {
       if ((name === "test" || name === "[") && words.some((w) => w === "-v" || w === "-R")) {
         this.flag("indirect-code", `${name} -v evaluates an array subscript, which can run commands`);
       }
+      // the builtin evaluates the operands of -eq & co. as arithmetic: only plain numbers are inert
+      if ((name === "test" || name === "[") && words.some((w) => TEST_ARITHMETIC_OPS.has(w))) {
+        const operands = args
+          .slice(1)
+          .filter(
+            (a) =>
+              !TEST_ARITHMETIC_OPS.has(a.value) && !["[", "]", "!", "(", ")", "-a", "-o"].includes(a.value),
+          );
+        if (operands.some((a) => !a.literal || !/^[-+]?\d+$/.test(a.value.trim()))) {
+          this.flag(
+            "indirect-code",
+            `${name} compares as arithmetic, which can run commands hidden in a value`,
+          );
+        }
+      }
     }
     if (DISPATCH_WRAPPERS.has(name)) {
       const unwrapped = unwrapDispatch(name, args);

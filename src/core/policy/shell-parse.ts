@@ -745,7 +745,7 @@ class ShellParser {
         parts.push(this.readBackticks(false));
         continue;
       }
-      if (c === "*" || c === "?" || c === "[") {
+      if (c === "*" || c === "?" || (c === "[" && this.bracketCloses())) {
         flush();
         parts.push({ kind: "glob", text: c });
         this.pos++;
@@ -773,6 +773,16 @@ class ShellParser {
     flush();
     if (this.pos === start) return null;
     return { raw: this.src.slice(start, this.pos), parts };
+  }
+
+  /** Whether the `[` at the cursor starts a bracket expression (a `]` follows in the same word). */
+  private bracketCloses(): boolean {
+    for (let i = this.pos + 1; i < this.src.length; i++) {
+      const c = this.src[i] as string;
+      if (c === "]") return true;
+      if (" \t\n;&|()<>".includes(c)) return false;
+    }
+    return false;
   }
 
   private skipBalanced(open: string, close: string): void {
@@ -1096,6 +1106,12 @@ export function subsOf(part: WordPart): Script[] {
 /** `${x@P}` runs the value as a prompt string; a non-numeric array subscript is evaluated as arithmetic. */
 function paramRisk(text: string): { risk?: string } {
   if (/@P\}$/.test(text)) return { risk: `${text} expands a prompt string, which can run commands` };
+  if (
+    /^\$\{![A-Za-z_][A-Za-z0-9_]*([:#%/^,@}]|$)/.test(text) &&
+    !/^\$\{![A-Za-z_][A-Za-z0-9_]*[*@]\}$/.test(text)
+  ) {
+    return { risk: `${text} expands the variable named by another one, which can run commands` };
+  }
   const subscript = /^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/.exec(text)?.[1];
   if (subscript !== undefined && !/^(\d+|@|\*)$/.test(subscript)) {
     return { risk: `the array subscript in ${text} is evaluated as arithmetic, which can run commands` };

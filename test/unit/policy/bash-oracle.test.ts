@@ -86,6 +86,10 @@ const TRICKY = [
   "declare -a a=($(x))",
   "true $[$(x)]",
   'true "$(x)"\'',
+  `v='a[$(x)]'; [ "$v" -eq 1 ]`,
+  `v='a[$(x)]'; true "\${!v}"`,
+  `v='a[$(x)]'; true $((v))`,
+  `v='a[$(x)]'; true \${arr[v]}`,
 ];
 
 describe("hidden commands are found (checked against real bash)", () => {

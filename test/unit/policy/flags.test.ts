@@ -265,11 +265,16 @@ describe("code hidden in variables", () => {
     'echo "${arr[$i]}"',
     "printf -v 'a[$(id)]' x",
     "test -v 'a[$(id)]'",
+    '[ "$x" -eq 1 ]',
+    "test n -gt 0",
+    'echo "${!ref}"',
+    "echo ${!ref:-x}",
   ])("evaluating a variable as arithmetic or a prompt can run hidden commands: %s", async (command) => {
     await expectFlag(command, "indirect-code");
   });
 
   it("plain numbers and array-wide expansions are fine", async () => {
-    await expectNoFlags('echo $((1 + 2)) "${arr[@]}" "${arr[0]}"');
+    await expectNoFlags('echo $((1 + 2)) "${arr[@]}" "${arr[0]}" "${!prefix*}" "${!arr[@]}"');
+    await expectNoFlags("[ 1 -eq 1 ] && test -f x");
   });
 });

@@ -46,6 +46,7 @@ export const TOOL_NAMES = [
   "true",
   "printf",
   "test",
+  "[",
   "xargs",
 ] as const;
 
