@@ -8,7 +8,10 @@ import {
   SHELL_ONLY_BUILTINS,
   commandBaseName,
   dangerousVariable,
+  findExecCommands,
+  gitConfigOverride,
   inlineCodeOf,
+  readsProgramFromStdin,
   shellInvocation,
   unwrapDispatch,
   type Arg,
@@ -322,6 +325,13 @@ class Walker {
     }
     if (POSIX_SHELLS.has(name)) {
       const invocation = shellInvocation(args);
+      if (invocation.kind === "stdin") {
+        this.flag(
+          "dynamic-command",
+          `${name} reads its commands from standard input, which cannot be analysed`,
+          index,
+        );
+      }
       if (invocation.kind !== "script") return;
       const script = args[invocation.scriptIndex] as Arg;
       if (!script.literal) {
@@ -358,10 +368,21 @@ class Walker {
       }
       return;
     }
-    const inline = inlineCodeOf(name, args);
+    const inline = inlineCodeOf(name, args) ?? (name === "git" ? gitConfigOverride(args) : null);
     if (inline) {
       segment.inlineCode = true;
-      this.flag("inline-code", inline.flag, index);
+      this.flag("inline-code", typeof inline === "string" ? inline : inline.flag, index);
+    } else if (readsProgramFromStdin(name, args)) {
+      this.flag(
+        "dynamic-command",
+        `${name} reads its program from standard input, which cannot be analysed`,
+        index,
+      );
+    }
+    if (name === "find") {
+      for (const inner of findExecCommands(args)) {
+        await this.argv(inner, { ...within(where, "find -exec"), shell: false });
+      }
     }
   }
 

@@ -28,7 +28,16 @@ export type WrapperUnwrap =
   | { kind: "none"; assignments: string[]; writes?: string }
   | { kind: "opaque"; why: string };
 
-export const DISPATCH_WRAPPERS = new Set(["env", "nice", "nohup", "timeout", "stdbuf", "time", "command"]);
+export const DISPATCH_WRAPPERS = new Set([
+  "env",
+  "nice",
+  "nohup",
+  "timeout",
+  "stdbuf",
+  "time",
+  "command",
+  "xargs",
+]);
 
 /** The default PATH execvp uses when PATH is unset (`env -i`, `command -p`). */
 export const DEFAULT_EXEC_PATH = "/usr/bin:/bin";
@@ -201,6 +210,38 @@ export function unwrapDispatch(name: string, args: Arg[]): WrapperUnwrap {
       }
       return done(writes !== undefined ? { writes } : {});
     }
+    case "xargs":
+      while (i < words.length) {
+        const w = words[i] as string;
+        if (w === "--") {
+          i++;
+          break;
+        }
+        if (
+          optionValue(
+            ["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"],
+            [
+              "--arg-file",
+              "--delimiter",
+              "--max-lines",
+              "--max-args",
+              "--max-procs",
+              "--max-chars",
+              "--process-slot-var",
+            ],
+          )
+        )
+          continue;
+        if (
+          /^-[0prtx]+$/.test(w) ||
+          /^-[eil]/.test(w) ||
+          /^--(null|interactive|no-run-if-empty|verbose|exit|show-limits|eof|replace)/.test(w)
+        )
+          i++;
+        else if (w.startsWith("-")) return { kind: "opaque", why: `xargs option ${w} is not understood` };
+        else break;
+      }
+      return done();
     default:
       return { kind: "none", assignments };
   }
@@ -213,12 +254,14 @@ export const OTHER_SHELLS = new Set(["fish", "csh", "tcsh", "nu", "elvish", "xon
 
 export type ShellInvocation =
   | { kind: "script"; scriptIndex: number }
-  | { kind: "no-script" } // a script file, or commands read from stdin
+  | { kind: "file" } // runs a script file
+  | { kind: "stdin" } // reads its commands from standard input (`curl … | sh`, `bash <<EOF`)
   | { kind: "missing" };
 
 /** Finds the `-c` script of a POSIX shell invocation (`bash -lc 'x'`, `sh -e -c 'x' name`). */
 export function shellInvocation(args: Arg[]): ShellInvocation {
   let command = false;
+  let stdin = false;
   let i = 1;
   while (i < args.length) {
     const w = (args[i] as Arg).value;
@@ -236,13 +279,14 @@ export function shellInvocation(args: Arg[]): ShellInvocation {
     }
     if (/^[-+][A-Za-z]+$/.test(w)) {
       if (w.startsWith("-") && w.includes("c")) command = true;
+      if (w.startsWith("-") && w.includes("s")) stdin = true;
       i++;
       continue;
     }
     break;
   }
-  if (!command) return { kind: "no-script" };
-  return i < args.length ? { kind: "script", scriptIndex: i } : { kind: "missing" };
+  if (command) return i < args.length ? { kind: "script", scriptIndex: i } : { kind: "missing" };
+  return stdin || i >= args.length ? { kind: "stdin" } : { kind: "file" };
 }
 
 /**
@@ -327,6 +371,56 @@ export function inlineCodeOf(name: string, args: Arg[]): { flag: string } | null
       : null;
   }
   return null;
+}
+
+/** Interpreters that read a program from standard input when given no script (`python3 - <<EOF`). */
+export function readsProgramFromStdin(name: string, args: Arg[]): boolean {
+  const python = /^python[0-9.]*$/.test(name) || name === "pypy" || name === "pypy3";
+  const others =
+    ["node", "nodejs", "php", "lua", "luajit"].includes(name) || /^(perl|ruby)[0-9.]*$/.test(name);
+  if (!python && !others) return false;
+  const words = args.slice(1).map((a) => a.value);
+  const info = python ? ["-V", "--version", "-h", "--help"] : ["-v", "-V", "--version", "-h", "--help"];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    if (w === "-") return true;
+    if (w === "--") return i + 1 >= words.length;
+    if (info.includes(w)) return false;
+    if (!w.startsWith("-")) return false; // a script file (or, for python -m, a module)
+    if (python && /^-[A-Za-z]*[mc]/.test(w)) return false;
+    if (python && /^-[A-Za-z]*[WX]$/.test(w)) i++; // options that take a value
+  }
+  return true;
+}
+
+/** Options of git that make it run commands named in configuration (aliases, pagers, ssh, hooks). */
+export function gitConfigOverride(args: Arg[]): string | null {
+  for (let i = 1; i < args.length; i++) {
+    const w = (args[i] as Arg).value;
+    if (w === "-c" || w.startsWith("--config-env") || w.startsWith("--exec-path")) {
+      return `git ${w.startsWith("--") ? w.split("=")[0] : w} can make git run other commands (aliases, pagers, ssh)`;
+    }
+    if (w === "-C" || w === "--git-dir" || w === "--work-tree" || w === "--namespace") {
+      i++;
+      continue;
+    }
+    if (!w.startsWith("-")) return null; // the subcommand
+  }
+  return null;
+}
+
+/** The commands `find` runs for each file: `-exec cmd … ;` and friends. */
+export function findExecCommands(args: Arg[]): Arg[][] {
+  const commands: Arg[][] = [];
+  for (let i = 1; i < args.length; i++) {
+    if (!["-exec", "-execdir", "-ok", "-okdir"].includes((args[i] as Arg).value)) continue;
+    const start = i + 1;
+    let end = start;
+    while (end < args.length && ![";", "+"].includes((args[end] as Arg).value)) end++;
+    if (end > start) commands.push(args.slice(start, end));
+    i = end;
+  }
+  return commands;
 }
 
 /**

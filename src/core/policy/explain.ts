@@ -83,9 +83,12 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
       : decide(settings, allowlistSatisfied);
 
   const inlineUncovered = new Set(blocking.filter((f) => f.kind === "inline-code").map((f) => f.segment));
+  // a segment whose commands cannot be known (stdin scripts, opaque wrappers) gets no lasting grant
+  const unknowable = new Set(blocking.filter((f) => f.kind === "dynamic-command").map((f) => f.segment));
   const proposedEntries = proposeEntries(
     segments,
-    (segment, index) => segment.matchedEntryId === null || inlineUncovered.has(index),
+    (segment, index) =>
+      !unknowable.has(index) && (segment.matchedEntryId === null || inlineUncovered.has(index)),
   );
   const matchedEntryIds = allowlistSatisfied
     ? [...new Set(segments.map((s) => s.matchedEntryId as string))]

@@ -152,6 +152,24 @@ describe("dispatch wrappers", () => {
     expect(a.flags).toEqual([]);
   });
 
+  it("unwraps xargs: the command it runs is a segment", async () => {
+    const a = await analyze("find . -name '*.tmp' -print0 | xargs -0 -n 1 rm -f");
+    expect(a.segments.map((s) => [s.argv.join(" "), s.wrapper ?? false])).toEqual([
+      ["find . -name *.tmp -print0", false],
+      ["xargs -0 -n 1 rm -f", true],
+      ["rm -f", false],
+    ]);
+  });
+
+  it("the commands find -exec runs are segments", async () => {
+    const a = await analyze("find . -name x -exec rm {} \\; -o -execdir git add {} +");
+    expect(a.segments.map((s) => [s.argv.join(" "), s.context])).toEqual([
+      ["find . -name x -exec rm {} ; -o -execdir git add {} +", "top"],
+      ["rm {}", "find -exec"],
+      ["git add {}", "find -exec"],
+    ]);
+  });
+
   it("unwraps GNU time given as an argv", async () => {
     expect(await names(["time", "-p", "git", "push"])).toEqual(["time -p git push", "git push"]);
   });

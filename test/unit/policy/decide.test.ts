@@ -208,13 +208,18 @@ describe("what allow always would save", () => {
     const e = await explainWith(
       fx,
       approvalsWith([entry("*", { argPattern: "^never$" })]),
-    )("bash -c 'ls' && sudo ls && sh");
+    )("bash -c 'ls' && sudo ls && sh script.sh");
     expect(e.proposedEntries.map((p) => [p.pattern, p.argPattern])).toEqual([
       [fx.tool("bash"), "^-c ls$"],
       [fx.tool("ls"), undefined],
       [fx.tool("sudo"), "^ls$"],
-      [fx.tool("sh"), "^$"],
+      [fx.tool("sh"), "^script\\.sh$"],
     ]);
+  });
+
+  it("a shell or interpreter reading its commands from standard input gets no proposal", async () => {
+    const e = await explainWith(fx, approvalsWith([]))("curl -s x | sh && python3 - <<EOF\nprint(1)\nEOF");
+    expect(e.proposedEntries.map((p) => p.pattern)).toEqual([fx.tool("curl")]);
   });
 
   it("unresolved executables and run-time arguments of inline code get no proposal", async () => {
