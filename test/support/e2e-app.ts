@@ -1,21 +1,15 @@
-// The whole app in a temp home for the browser tests: the composition root's services (approvals,
-// broker, approval socket, audit log, gate), the workdir service, the skill catalogue, capability sync
-// and — when a test backend is given — the device connection, all real; the IPC router over them; and
+// The whole app in a temp home for the browser tests, built by the composition root as the tray app
+// builds it (approvals, broker, approval socket, audit log, gate, workdirs, skill catalogue, capability
+// sync, and — connected when a test backend is given — the device); the IPC router over them; and
 // a host that records what the UI asked the OS to do (the only stand-in: there is no desktop here).
 import fs from "node:fs/promises";
-import { CapabilitySync } from "../../src/core/capabilities/index.js";
 import { createLogger, type Logger } from "../../src/core/log.js";
-import { SkillCatalogue } from "../../src/core/skills/index.js";
-import { WorkdirService } from "../../src/core/workdir/index.js";
-import { createBackendCommands } from "../../src/device/backend-command.js";
 import type { ConnectionTimings } from "../../src/device/connection.js";
-import { DeviceService } from "../../src/device/device-service.js";
-import { gateAndRun } from "../../src/executor/gate.js";
 import { createRouter, type Router } from "../../src/ipc/router.js";
 import { uiServicesFrom, type UiHost, type UiServices } from "../../src/ipc/ui-services.js";
 import type { Screen } from "../../src/ipc/contract.js";
 import { keytarKeychain } from "../../src/secrets/keychain.js";
-import { createSecretStore } from "../../src/secrets/secret-store.js";
+import { AUTH_TOKEN_ACCOUNT, createSecretStore } from "../../src/secrets/secret-store.js";
 import { createServices, type Services } from "../../src/services.js";
 import type { TestBackend } from "../backend/server.js";
 import { makeTempHome, type TempHome } from "./temp-home.js";
@@ -69,10 +63,6 @@ export interface E2eApp {
   host: RecordingHost;
   logs: string[];
   logger: Logger;
-  workdir: WorkdirService;
-  skills: SkillCatalogue;
-  capabilities: CapabilitySync;
-  device: DeviceService | null;
   close(): Promise<void>;
 }
 
@@ -105,17 +95,6 @@ export async function startE2eApp(options: E2eAppOptions = {}): Promise<E2eApp> 
   }
   await options.prepare?.(t);
 
-  const services = await createServices({ env: t.env, paths: t.paths, logger, presenter: null });
-  if (options.approvals) {
-    await services.approvals.ensure();
-    await services.approvals.update((file) => ({ ...file, ...options.approvals }));
-  }
-  const started = await services.start();
-  if (started.status !== "listening")
-    throw new Error(`the approval socket did not start: ${started.message}`);
-  let listening = true;
-  const detachUi = services.broker.attachUi();
-
   // No OS keychain in tests: the real file fallback (never the user's keychain).
   const secrets = createSecretStore({
     paths: t.paths,
@@ -126,53 +105,34 @@ export async function startE2eApp(options: E2eAppOptions = {}): Promise<E2eApp> 
       },
     }),
   });
-  const workdir = new WorkdirService({ paths: t.paths, env: t.env, logger });
-  await workdir.init();
-  const skills = new SkillCatalogue({
-    paths: t.paths,
+  if (options.backend) await secrets.set(AUTH_TOKEN_ACCOUNT, options.backend.token);
+  const services = createServices({
     env: t.env,
-    logger,
-    secrets: { get: async () => null },
-  });
-  const backend = options.backend;
-  const capabilities = new CapabilitySync({
     paths: t.paths,
-    backendUrl: () => backend?.url ?? null,
-    deviceToken: async () => backend?.token ?? null,
     logger,
+    presenter: null,
+    device: { secrets, timings: E2E_TIMINGS, connect: Boolean(options.backend) },
   });
-  await capabilities.startup();
-  let device: DeviceService | null = null;
-  if (backend) {
-    await secrets.set("wegent-auth-token", backend.token);
-    device = new DeviceService({
-      paths: t.paths,
-      env: t.env,
-      secrets,
-      logger,
-      capabilities,
-      commands: createBackendCommands({
-        runGated: ({ recheckCwd, ...request }) =>
-          gateAndRun(request, { ...services.gateDeps, prompt: services.broker.request, recheckCwd }),
-        workdir,
-        logger,
-      }),
-      timings: E2E_TIMINGS,
-    });
+  if (options.approvals) {
+    await services.approvals.ensure();
+    await services.approvals.update((file) => ({ ...file, ...options.approvals }));
   }
+  const started = await services.start();
+  if (started.status !== "listening")
+    throw new Error(`the approval socket did not start: ${started.message}`);
+  const detachUi = services.broker.attachUi();
   const ui = uiServicesFrom(services, {
     env: t.env,
     logger,
-    listening: () => listening,
-    workdir,
-    skills,
-    capabilities,
-    device,
-    secrets,
+    listening: services.listening,
+    workdir: services.workdir,
+    skills: services.skills,
+    capabilities: services.capabilities,
+    device: services.device,
+    secrets: services.secrets,
   });
   const host = recordingHost();
   const router = createRouter(ui, { isTrustedSender: (sender) => sender === E2E_SENDER, host });
-  if (device) await device.start();
 
   return {
     t,
@@ -182,20 +142,10 @@ export async function startE2eApp(options: E2eAppOptions = {}): Promise<E2eApp> 
     host,
     logs,
     logger,
-    workdir,
-    skills,
-    capabilities,
-    device,
     async close() {
       await router.close();
-      if (device) {
-        await device.stop();
-        await device.idle();
-      }
       detachUi();
       await services.stop();
-      listening = false;
-      await skills.stopWatching();
       await t.cleanup();
     },
   };

@@ -1,0 +1,70 @@
+// The tray app's entry point (architecture.md "Electron shell"): one instance per user, the services
+// built by the composition root with the device side, the UI attached to the prompt broker, and the
+// shell (tray, windows, IPC) started over them. No logic of its own.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import electron from "electron";
+import { createLogger } from "../core/log.js";
+import { resolvePaths } from "../core/paths.js";
+import { SettingsFileSchema } from "../core/settings.js";
+import { readJsonFile } from "../core/store/index.js";
+import { uiServicesFrom } from "../ipc/ui-services.js";
+import { createServices } from "../services.js";
+import { fileLogSink } from "./log-file.js";
+import { realElectron } from "./real-electron.js";
+import { startShell } from "./shell.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const api = realElectron(electron);
+
+async function main(): Promise<void> {
+  await api.app.whenReady();
+  const env = process.env;
+  const paths = resolvePaths(env);
+  const logger = createLogger({
+    level: env.GATEHOUSE_LOG_LEVEL === "debug" ? "debug" : "info",
+    sink: fileLogSink(paths.logsDir),
+  });
+  const services = createServices({ env, paths, logger, presenter: null, device: {} });
+  const started = await services.start();
+  if (started.status !== "listening") {
+    electron.dialog.showErrorBox("Gatehouse cannot start", started.message);
+    api.app.quit();
+    return;
+  }
+  const detachUi = services.broker.attachUi();
+  const settings = await readJsonFile(paths.settings, SettingsFileSchema);
+  const root = electron.app.getAppPath();
+  startShell({
+    electron: api,
+    services: uiServicesFrom(services, {
+      env,
+      logger,
+      listening: services.listening,
+      workdir: services.workdir,
+      skills: services.skills,
+      capabilities: services.capabilities,
+      device: services.device,
+      secrets: services.secrets,
+    }),
+    assetsDir: path.join(root, "assets"),
+    preload: path.join(here, "preload.cjs"),
+    rendererIndex: path.join(root, "renderer", "dist", "index.html"),
+    launchAtLogin: settings.status === "ok" ? settings.value.launchAtLogin : undefined,
+    systemResumed: () => void services.device?.systemResumed(),
+    stop: async () => {
+      detachUi();
+      await services.stop();
+    },
+  });
+}
+
+if (!api.app.requestSingleInstanceLock()) {
+  // Another Gatehouse runs for this user: it shows its main window (its "second-instance" handler).
+  api.app.quit();
+} else {
+  main().catch((error: unknown) => {
+    electron.dialog.showErrorBox("Gatehouse cannot start", (error as Error).stack ?? String(error));
+    api.app.quit();
+  });
+}

@@ -1,0 +1,273 @@
+// The tray app's wiring with the fake Electron API over the real services in a temp home: IPC with the
+// sender check, the tray following prompts, notifications, the approval window, lifecycle events.
+import fs from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { requestOnce } from "../../../src/approval-server/client.js";
+import { createLogger } from "../../../src/core/log.js";
+import { startShell, type Shell } from "../../../src/electron/shell.js";
+import { rendererUrl } from "../../../src/electron/windows.js";
+import { IPC_EVENT, IPC_INVOKE } from "../../../src/ipc/contract.js";
+import { uiServicesFrom } from "../../../src/ipc/ui-services.js";
+import { keytarKeychain } from "../../../src/secrets/keychain.js";
+import { createSecretStore } from "../../../src/secrets/secret-store.js";
+import { createServices, type Services } from "../../../src/services.js";
+import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+import { waitFor } from "../../support/wait-for.js";
+import { FakeElectron, type FakeWindow } from "./fake-electron.js";
+
+const RENDERER_INDEX = "/opt/gatehouse/renderer/dist/index.html";
+const RENDERER = rendererUrl(RENDERER_INDEX);
+
+let t: TempHome;
+let services: Services;
+let fake: FakeElectron;
+let shell: Shell;
+let resumed = 0;
+let detachUi: () => void;
+
+beforeEach(async () => {
+  t = await makeTempHome("gatehouse-shell-");
+  const logger = createLogger({ sink: () => undefined });
+  const secrets = createSecretStore({
+    paths: t.paths,
+    logger,
+    keychain: keytarKeychain({
+      load: () => {
+        throw new Error("no keychain in unit tests");
+      },
+    }),
+  });
+  services = createServices({
+    env: t.env,
+    paths: t.paths,
+    logger,
+    presenter: null,
+    device: { secrets, connect: false },
+  });
+  await services.approvals.ensure();
+  await services.approvals.applyPreset("ask");
+  const started = await services.start();
+  expect(started.status).toBe("listening");
+  detachUi = services.broker.attachUi();
+  fake = new FakeElectron("linux");
+  resumed = 0;
+  shell = startShell({
+    electron: fake,
+    services: uiServicesFrom(services, {
+      env: t.env,
+      logger,
+      listening: services.listening,
+      workdir: services.workdir,
+      skills: services.skills,
+      capabilities: services.capabilities,
+      device: services.device,
+      secrets,
+    }),
+    assetsDir: "/opt/gatehouse/assets",
+    preload: "/opt/gatehouse/dist/src/electron/preload.cjs",
+    rendererIndex: RENDERER_INDEX,
+    launchAtLogin: true,
+    systemResumed: () => void resumed++,
+    stop: async () => {
+      detachUi();
+      await services.stop();
+    },
+  });
+});
+
+afterEach(async () => {
+  await shell.quit();
+  await t.cleanup();
+});
+
+function windowLoading(hash: string): FakeWindow | undefined {
+  return fake.windows.find((w) => w.loaded.some((u) => u === `${RENDERER}#${hash}`) && !w.destroyed);
+}
+
+function askInBackground(argv: string[]) {
+  return requestOnce(
+    t.paths,
+    "approval.request",
+    { argv, cwd: t.home, agentId: "local", timeoutMs: 30_000 },
+    { timeoutMs: 30_000 },
+  );
+}
+
+describe("the tray app's shell", () => {
+  it("answers IPC calls from its own windows and refuses any other sender", async () => {
+    const main = shell.windows.showMain();
+    const win = fake.windows[0]!;
+    expect(main).toBe(win);
+    expect(win.loaded).toEqual([`${RENDERER}#status`]);
+    const own = (await fake.invoke(IPC_INVOKE, ["status.get", {}], {
+      senderId: win.webContents.id,
+      url: `${RENDERER}#status`,
+    })) as { ok: boolean };
+    expect(own.ok).toBe(true);
+
+    const stranger = (await fake.invoke(IPC_INVOKE, ["status.get", {}], {
+      senderId: 9999,
+      url: `${RENDERER}#status`,
+    })) as { ok: boolean; error?: { code: string } };
+    expect(stranger).toMatchObject({ ok: false, error: { code: "forbidden" } });
+    const navigatedAway = (await fake.invoke(IPC_INVOKE, ["status.get", {}], {
+      senderId: win.webContents.id,
+      url: "https://evil.example/",
+    })) as { ok: boolean; error?: { code: string } };
+    expect(navigatedAway).toMatchObject({ ok: false, error: { code: "forbidden" } });
+  });
+
+  it("sends the CSP with every response and denies every permission request", () => {
+    expect(fake.responseHeaders).toEqual({
+      "Content-Security-Policy":
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'",
+    });
+    expect(fake.permissionsDenied).toBe(true);
+  });
+
+  it("windows it makes cannot navigate or open windows", () => {
+    shell.windows.showMain();
+    const win = fake.windows[0]!;
+    expect(win.webContents.attempt("will-navigate", "https://evil.example/")).toBe(true);
+    expect(win.webContents.windowOpenHandler?.({ url: "https://example.com/" })).toEqual({ action: "deny" });
+    expect(fake.opened.external).toEqual(["https://example.com/"]);
+  });
+
+  it("a new prompt raises a notification, shows the approval window on top, and lists the prompt in the tray; deciding it clears all of that", async () => {
+    const reply = askInBackground(["rm", "-rf", "build"]);
+    await waitFor(() => fake.notifications.length === 1, { what: "a notification" });
+    const note = fake.notifications[0]!;
+    expect(note.title).toBe("Gatehouse: approval needed");
+    expect(note.body).toBe("local wants to run: rm -rf build");
+    expect(note.shown).toBe(true);
+
+    const approval = windowLoading("approval");
+    expect(approval?.visible).toBe(true);
+    expect(approval?.alwaysOnTop).toEqual({ flag: true, level: "floating" });
+    expect(approval?.options.alwaysOnTop).toBe(true);
+
+    expect(shell.trayState().icon).toBe("attention");
+    expect(fake.tray.tooltip).toContain("1 approval waiting");
+    const item = fake.tray.menu.find((m) => m.id?.startsWith("pending:"));
+    expect(item?.label).toBe("rm -rf build — local");
+
+    const id = services.broker.list()[0]!.id;
+    const decided = (await fake.invoke(IPC_INVOKE, ["prompts.decide", { id, decision: "allow-once" }], {
+      senderId: approval!.webContents.id,
+      url: `${RENDERER}#approval`,
+    })) as { ok: boolean };
+    expect(decided.ok).toBe(true);
+    const answer = await reply;
+    expect(answer.status === "ok" && answer.body).toMatchObject({
+      decision: "allow-once",
+      decidedBy: "user",
+    });
+    await waitFor(() => shell.trayState().icon === "connected" || shell.trayState().icon === "offline", {
+      what: "the tray to leave attention",
+    });
+    expect(fake.tray.menu.some((m) => m.id === "no-pending")).toBe(true);
+    expect(approval!.visible).toBe(false);
+    // The windows heard about it: the prompt list went out to them (now empty).
+    const events = approval!.webContents.sent.filter((s) => s.channel === IPC_EVENT).map((s) => s.args[0]);
+    expect(events).toContainEqual({ event: "prompts.changed", payload: { prompts: [] } });
+  });
+
+  it("a prompt stays in the tray menu while its window is closed, and the menu item brings the window back", async () => {
+    const reply = askInBackground(["touch", "x"]);
+    await waitFor(() => windowLoading("approval"), { what: "the approval window" });
+    windowLoading("approval")!.close();
+    const item = fake.tray.menu.find((m) => m.id?.startsWith("pending:"));
+    expect(item).toBeDefined();
+    fake.tray.clickItem(item!.id!);
+    const again = windowLoading("approval");
+    expect(again?.visible).toBe(true);
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    const answer = await reply;
+    expect(answer.status === "ok" && answer.body).toMatchObject({ decision: "deny" });
+  });
+
+  it("the notification's click shows the approval window", async () => {
+    const reply = askInBackground(["touch", "y"]);
+    await waitFor(() => fake.notifications.length === 1, { what: "a notification" });
+    windowLoading("approval")!.hide();
+    fake.notifications[0]!.click();
+    expect(windowLoading("approval")!.visible).toBe(true);
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+  });
+
+  it("a click on the tray icon opens the main window, or the approval window when something waits", async () => {
+    fake.tray.clicks.forEach((c) => c());
+    expect(windowLoading("status")?.visible).toBe(true);
+    const reply = askInBackground(["touch", "z"]);
+    await waitFor(() => services.broker.size === 1, { what: "a pending prompt" });
+    windowLoading("approval")?.hide();
+    fake.tray.clicks.forEach((c) => c());
+    expect(windowLoading("approval")?.visible).toBe(true);
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+  });
+
+  it("applies the stored launch-at-login setting at start, and the Settings screen changes it", async () => {
+    expect(fake.loginItems).toEqual([true]);
+    shell.windows.showMain();
+    const win = fake.windows[0]!;
+    const result = (await fake.invoke(IPC_INVOKE, ["settings.setLaunchAtLogin", { enabled: false }], {
+      senderId: win.webContents.id,
+      url: `${RENDERER}#settings`,
+    })) as { ok: boolean };
+    expect(result.ok).toBe(true);
+    expect(fake.loginItems).toEqual([true, false]);
+    expect(JSON.parse(fs.readFileSync(t.paths.settings, "utf8")).launchAtLogin).toBe(false);
+  });
+
+  it("waking from sleep asks the device to reconnect", () => {
+    for (const listener of fake.powerListeners) listener();
+    expect(resumed).toBe(1);
+  });
+
+  it("a second start of the app shows the main window of the first", () => {
+    fake.emitApp("second-instance");
+    expect(windowLoading("status")?.visible).toBe(true);
+  });
+
+  it("the main window's screen can be chosen from the tray and from IPC", async () => {
+    shell.windows.showMain();
+    const win = fake.windows[0]!;
+    await fake.invoke(IPC_INVOKE, ["app.openMainWindow", { screen: "allowlist" }], {
+      senderId: win.webContents.id,
+      url: `${RENDERER}#status`,
+    });
+    expect(win.webContents.sent.at(-1)).toEqual({
+      channel: IPC_EVENT,
+      args: [{ event: "app.navigate", payload: { screen: "allowlist" } }],
+    });
+  });
+
+  it("Pause device in the tray pauses the connection and the menu then offers Resume", async () => {
+    fake.tray.clickItem("pause");
+    await waitFor(() => services.device?.state().state === "paused", { what: "the paused state" });
+    await waitFor(() => fake.tray.menu.some((m) => m.id === "resume"), { what: "Resume in the menu" });
+  });
+
+  it("Quit in the tray stops the services (the socket is removed) and quits the app", async () => {
+    const socket = services.approvalServer.address!;
+    expect(fs.existsSync(socket)).toBe(true);
+    fake.tray.clickItem("quit");
+    await waitFor(() => fake.quitCalls === 1, { what: "app.quit" });
+    expect(fs.existsSync(socket)).toBe(false);
+    expect(fake.tray.destroyed).toBe(true);
+    expect(fake.ipcHandlers.size).toBe(0);
+  });
+
+  it("quitting from the OS is held until the services have stopped", async () => {
+    let prevented = false;
+    fake.emitApp("before-quit", { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(true);
+    await waitFor(() => fake.quitCalls === 1, { what: "app.quit after stopping" });
+    expect(services.listening()).toBe(false);
+    let again = false;
+    fake.emitApp("before-quit", { preventDefault: () => void (again = true) });
+    expect(again).toBe(false);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { trayState, type TrayInput } from "../../../src/electron/tray.js";
+
+const connected = { state: "registered", backendUrl: "https://wegent.example.com", lastError: null };
+const base: TrayInput = { platform: "linux", connection: connected, pending: [], approvalsInvalid: false };
+const prompt = (id: string, commandText: string) => ({ id, agentId: "claude-code", commandText });
+
+describe("tray state", () => {
+  it("shows the connected icon and the backend host when registered and nothing waits", () => {
+    const s = trayState(base);
+    expect(s.icon).toBe("connected");
+    expect(s.iconFile).toBe("tray-connected.png");
+    expect(s.tooltip).toBe("Gatehouse — Connected to wegent.example.com");
+    expect(s.title).toBe("");
+    expect(s.menu.find((m) => m.id === "status")?.label).toBe("Connected to wegent.example.com");
+    expect(s.menu.find((m) => m.id === "no-pending")?.label).toBe("No approvals waiting");
+  });
+
+  it("shows the offline icon with the last failure while the backend cannot be reached", () => {
+    const s = trayState({
+      ...base,
+      connection: { state: "offline", backendUrl: null, lastError: "ECONNREFUSED" },
+    });
+    expect(s.icon).toBe("offline");
+    expect(s.iconFile).toBe("tray-offline.png");
+    expect(s.menu.map((m) => m.label)).toContain("Last failure: ECONNREFUSED");
+  });
+
+  it("turns to attention with the count in the tooltip and each pending command in the menu, oldest first", () => {
+    const s = trayState({ ...base, pending: [prompt("a", "rm -rf build"), prompt("b", "git push")] });
+    expect(s.icon).toBe("attention");
+    expect(s.tooltip).toContain("2 approvals waiting");
+    const items = s.menu.filter((m) => m.id.startsWith("pending:"));
+    expect(items.map((m) => m.label)).toEqual(["rm -rf build — claude-code", "git push — claude-code"]);
+    expect(items[0]?.action).toEqual({ kind: "open-approval", id: "a" });
+  });
+
+  it("shortens a long command in the menu to one line", () => {
+    const s = trayState({ ...base, pending: [prompt("a", `echo ${"x".repeat(200)}\nsecond line`)] });
+    const label = s.menu.find((m) => m.id === "pending:a")?.label ?? "";
+    expect(label.length).toBeLessThan(80);
+    expect(label).not.toContain("\n");
+    expect(label).toContain("…");
+  });
+
+  it("uses macOS template images and puts the pending count in the menu bar title", () => {
+    const idle = trayState({ ...base, platform: "darwin" });
+    expect(idle.iconFile).toBe("trayTemplate.png");
+    const waiting = trayState({ ...base, platform: "darwin", pending: [prompt("a", "ls")] });
+    expect(waiting.iconFile).toBe("trayAttentionTemplate.png");
+    expect(waiting.title).toBe("1");
+  });
+
+  it("uses .ico files on Windows", () => {
+    expect(trayState({ ...base, platform: "win32" }).iconFile).toBe("tray-connected.ico");
+    expect(trayState({ ...base, platform: "win32", approvalsInvalid: true }).iconFile).toBe(
+      "tray-attention.ico",
+    );
+  });
+
+  it("needs attention when the approvals file is invalid or the backend refused the token", () => {
+    expect(trayState({ ...base, approvalsInvalid: true }).icon).toBe("attention");
+    expect(trayState({ ...base, approvalsInvalid: true }).menu.map((m) => m.id)).toContain(
+      "approvals-invalid",
+    );
+    expect(
+      trayState({
+        ...base,
+        connection: { state: "sign-in-required", backendUrl: null, lastError: "bad token" },
+      }).icon,
+    ).toBe("attention");
+  });
+
+  it("offers pause when running, resume when paused, and no device item without a connection", () => {
+    expect(trayState(base).menu.find((m) => m.id === "pause")?.action).toEqual({ kind: "pause" });
+    const paused = trayState({ ...base, connection: { ...connected, state: "paused" } });
+    expect(paused.menu.find((m) => m.id === "resume")?.action).toEqual({ kind: "resume" });
+    const none = trayState({ ...base, connection: null });
+    expect(none.menu.some((m) => m.id === "pause" || m.id === "resume")).toBe(false);
+    expect(none.icon).toBe("connected");
+  });
+
+  it("always offers to open the main window and to quit", () => {
+    const ids = trayState(base).menu.map((m) => m.id);
+    expect(ids).toContain("open-main");
+    expect(ids[ids.length - 1]).toBe("quit");
+  });
+});
