@@ -86,13 +86,19 @@ async function downloadAndExtract(urls: string[], token: string, root: string): 
       const bytes = Buffer.from(await response.arrayBuffer());
       const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true });
       const dest = path.join(root, String(index));
+      const made = new Set<string>(); // as lean as the engine: each folder created once
+      const ensureDir = async (dir: string) => {
+        if (made.has(dir)) return;
+        await fs.mkdir(dir, { recursive: true });
+        made.add(dir);
+      };
       for await (const entry of zip.eachEntry()) {
         const target = path.join(dest, entry.fileName);
         if (entry.fileName.endsWith("/")) {
-          await fs.mkdir(target, { recursive: true });
+          await ensureDir(target);
           continue;
         }
-        await fs.mkdir(path.dirname(target), { recursive: true });
+        await ensureDir(path.dirname(target));
         const chunks: Buffer[] = [];
         for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
         await fs.writeFile(target, Buffer.concat(chunks));

@@ -95,6 +95,8 @@ interface SkillPlan {
   storePath: string;
   links: string[];
   current: boolean;
+  /** Both runtime paths were already Gatehouse links to `storePath` when checked. */
+  linksInPlace: boolean;
   staged?: string;
 }
 
@@ -107,6 +109,8 @@ interface PluginPlan {
   claudeLink?: string;
   codexLink?: string;
   current: boolean;
+  /** Both runtime paths were already Gatehouse links to `storePath` when checked. */
+  linksInPlace: boolean;
   staged?: string;
 }
 
@@ -460,19 +464,31 @@ export class CapabilitySync {
       path.join(this.paths.claudeHome, "skills", item.name),
       path.join(this.paths.codexHome, "skills", item.name),
     ];
-    const plan: SkillPlan = { kind: "skill", item, result, storePath, links, current: false };
+    const plan: SkillPlan = {
+      kind: "skill",
+      item,
+      result,
+      storePath,
+      links,
+      current: false,
+      linksInPlace: false,
+    };
     if (item.duplicate) {
       fail(result, msg.duplicateSkill(item.name));
       return plan;
     }
     const previous = old.skills[item.name];
     const options = this.linkOptions((previous?.runtime?.copies ?? []).map((p) => this.resolve(p)));
+    let inPlace = 0;
     for (const link of links) {
-      if ((await inspectRuntimePath(link, options)).kind === "user") {
+      const state = await inspectRuntimePath(link, options);
+      if (state.kind === "user") {
         fail(result, msg.skillPathOccupied);
         return plan;
       }
+      if (state.kind === "owned" && !state.copy && state.target === storePath) inPlace++;
     }
+    plan.linksInPlace = inPlace === links.length;
     plan.current =
       (await isFile(path.join(storePath, "SKILL.md"))) &&
       (item.contentHash === undefined ||
@@ -488,7 +504,7 @@ export class CapabilitySync {
     old: CapabilityManifest,
     claude: ClaudeFiles | null,
   ): Promise<PluginPlan> {
-    const plan: PluginPlan = { kind: "plugin", item, result, current: false };
+    const plan: PluginPlan = { kind: "plugin", item, result, current: false, linksInPlace: false };
     if (item.duplicate) {
       fail(result, msg.duplicatePlugin(item.key));
       return plan;
@@ -516,18 +532,23 @@ export class CapabilitySync {
       fail(result, msg.managedPathSymlink(linkedParent));
       return plan;
     }
-    for (const link of [claudeLink, codexLink]) {
-      if ((await inspectRuntimePath(link, options)).kind === "user") {
-        fail(result, msg.pluginPathOccupied);
-        return plan;
-      }
-    }
-    plan.storePath = this.store.pluginFolder(
+    const storePath = this.store.pluginFolder(
       item.installedPluginId,
       item.marketplace,
       item.name,
       item.version,
     );
+    let inPlace = 0;
+    for (const link of [claudeLink, codexLink]) {
+      const state = await inspectRuntimePath(link, options);
+      if (state.kind === "user") {
+        fail(result, msg.pluginPathOccupied);
+        return plan;
+      }
+      if (state.kind === "owned" && !state.copy && state.target === storePath) inPlace++;
+    }
+    plan.linksInPlace = inPlace === 2;
+    plan.storePath = storePath;
     plan.claudeLink = claudeLink;
     plan.codexLink = codexLink;
     const hasManifest =
@@ -634,7 +655,11 @@ export class CapabilitySync {
       await this.store.swapIntoPlace(plan.staged, plan.storePath);
       plan.staged = undefined;
     }
-    const copies = await this.placeLinks(plan.links, plan.storePath, previous?.runtime?.copies ?? []);
+    // A link already pointing at this folder needs no write (warm syncs); otherwise it is placed,
+    // ownership re-checked at the moment of writing.
+    const copies = plan.linksInPlace
+      ? []
+      : await this.placeLinks(plan.links, plan.storePath, previous?.runtime?.copies ?? []);
     await this.retireRuntime(previous?.runtime, plan.links, false);
     const [claudeLink, codexLink] = plan.links as [string, string];
     const entry: ManifestSkill = {
@@ -683,7 +708,9 @@ export class CapabilitySync {
       plan.staged = undefined;
     }
     const links = [plan.claudeLink, plan.codexLink];
-    const copies = await this.placeLinks(links, plan.storePath, previous?.runtime?.copies ?? []);
+    const copies = plan.linksInPlace
+      ? []
+      : await this.placeLinks(links, plan.storePath, previous?.runtime?.copies ?? []);
     await this.retireRuntime(previous?.runtime, links, true);
     run.patch.setPlugin(item.key, { installPath: plan.claudeLink, version: item.version, packageChanged });
     run.patch.setEnabled(item.key, item.enabled);
