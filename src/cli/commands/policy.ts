@@ -9,7 +9,12 @@ import { ApprovalsStore } from "../../core/approvals/index.js";
 import { explainCommand, type Explanation, type Segment } from "../../core/policy/index.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-const USAGE = "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--json] -- COMMAND…";
+const USAGE = [
+  "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--json] -- COMMAND…",
+  "",
+  "--shell joins the words into one shell string; without it they are an argv. Default agent: local.",
+  "Exit status: 0 explained (whatever the outcome), 2 bad usage, 3 the approvals file is invalid.",
+].join("\n");
 export const EXIT_APPROVALS_INVALID = 3;
 
 function parse(args: string[]) {
