@@ -1,0 +1,438 @@
+// What the channels do, through the router over the real services in a temp home.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AUTH_TOKEN_ACCOUNT } from "../../../src/secrets/secret-store.js";
+import type {
+  AllowlistState,
+  AuditPreview,
+  CapabilitiesState,
+  EntryCheck,
+  Explanation,
+} from "../../../src/ipc/contract.js";
+import { startRouterFixture, type RouterFixture } from "./router-fixture.js";
+
+let f: RouterFixture;
+beforeEach(async () => {
+  f = await startRouterFixture();
+});
+afterEach(async () => {
+  await f.close();
+});
+
+function realProgram(name: string): string {
+  return execFileSync("sh", ["-c", `realpath "$(command -v ${name})"`], { encoding: "utf8" }).trim();
+}
+
+async function value<T>(channel: string, payload: unknown = {}): Promise<T> {
+  const result = await f.call(channel, payload);
+  if (!result.ok) throw new Error(`${channel}: ${result.error?.message}`);
+  return result.value as T;
+}
+
+async function approvalsText(): Promise<string> {
+  return fs.readFile(f.t.paths.approvals, "utf8");
+}
+
+describe("allowlist channels", () => {
+  it("lists all agents (*) first, then the well-known agents, with their effective settings and where they come from", async () => {
+    const state = await value<AllowlistState>("allowlist.get");
+    expect(state.agents.map((a) => a.id)).toEqual(["*", "backend", "claude-code", "codex", "local"]);
+    expect(state.preset).toBe("ask");
+    expect(state.agents[1]?.effective).toMatchObject({
+      security: "allowlist",
+      ask: "on-miss",
+      askFallback: "deny",
+      sources: { security: "defaults" },
+    });
+  });
+
+  it("adds an entry to the file at once, and refuses a bad glob or regex with the field and the reason, writing nothing", async () => {
+    const before = await approvalsText();
+    expect(
+      await value("allowlist.addEntry", { agentId: "*", entry: { pattern: "usr/bin/git*" } }),
+    ).toMatchObject({
+      ok: false,
+      field: "pattern",
+      reason: "pattern must be an absolute path or start with ~/",
+    });
+    const badRegex = await value<{ ok: false; field: string; reason: string }>("allowlist.addEntry", {
+      agentId: "*",
+      entry: { pattern: "/usr/bin/git", argPattern: "^(status" },
+    });
+    expect(badRegex).toMatchObject({ ok: false, field: "argPattern" });
+    expect(badRegex.reason).toContain("not a valid regular expression");
+    expect(await approvalsText()).toBe(before);
+
+    const added = await value<{ ok: true; entry: { id: string } }>("allowlist.addEntry", {
+      agentId: "local",
+      entry: { pattern: "/usr/bin/git", argPattern: "^status$", cwd: "" },
+    });
+    expect(added.ok).toBe(true);
+    const file = JSON.parse(await approvalsText());
+    expect(file.agents.local.allowlist).toEqual([
+      expect.objectContaining({
+        id: added.entry.id,
+        pattern: "/usr/bin/git",
+        argPattern: "^status$",
+        source: "user",
+      }),
+    ]);
+    expect(file.agents.local.allowlist[0]).not.toHaveProperty("cwd");
+  });
+
+  it("edits, duplicates and deletes entries", async () => {
+    const added = await value<{ entry: { id: string } }>("allowlist.addEntry", {
+      agentId: "*",
+      entry: { pattern: "/usr/bin/git", argPattern: "^log" },
+    });
+    const id = added.entry.id;
+    const edited = await value<{ ok: boolean }>("allowlist.updateEntry", {
+      agentId: "*",
+      id,
+      entry: { pattern: "/usr/bin/git", usesLeft: 3 },
+    });
+    expect(edited.ok).toBe(true);
+    let list = JSON.parse(await approvalsText()).agents["*"].allowlist;
+    expect(list).toEqual([expect.objectContaining({ id, pattern: "/usr/bin/git", usesLeft: 3 })]);
+    expect(list[0]).not.toHaveProperty("argPattern");
+
+    const refused = await value<{ ok: boolean; field: string }>("allowlist.updateEntry", {
+      agentId: "*",
+      id,
+      entry: { pattern: "relative/path" },
+    });
+    expect(refused).toMatchObject({ ok: false, field: "pattern" });
+
+    const copy = await value<{ ok: true; entry: { id: string } }>("allowlist.duplicateEntry", {
+      agentId: "*",
+      id,
+      toAgentId: "codex",
+    });
+    expect(copy.ok).toBe(true);
+    expect(JSON.parse(await approvalsText()).agents.codex.allowlist[0]).toMatchObject({
+      pattern: "/usr/bin/git",
+      usesLeft: 3,
+    });
+
+    expect(await value("allowlist.deleteEntry", { agentId: "*", id })).toEqual({ removed: true });
+    expect(await value("allowlist.deleteEntry", { agentId: "*", id })).toEqual({ removed: false });
+    list = JSON.parse(await approvalsText()).agents["*"].allowlist;
+    expect(list).toEqual([]);
+  });
+
+  it("shows expired and used-up entries as such, and what a bare name resolves to today", async () => {
+    await f.services.approvals.update((file) => {
+      file.agents["*"] = {
+        allowlist: [
+          { id: "old", pattern: "/usr/bin/git", expiresAt: 1 },
+          { id: "spent", pattern: "/usr/bin/git", usesLeft: 0 },
+          { id: "bare", pattern: "ls" },
+          { id: "ghost", pattern: "no-such-program-here" },
+        ],
+      };
+    });
+    const state = await value<AllowlistState>("allowlist.get");
+    const entries = state.agents[0]!.entries;
+    expect(entries.map((e) => [e.entry.id, e.liveness])).toEqual([
+      ["old", "expired"],
+      ["spent", "used-up"],
+      ["bare", "live"],
+      ["ghost", "live"],
+    ]);
+    expect(entries[2]?.resolvesTo).toBe(realProgram("ls"));
+    expect(entries[3]?.problem).toContain("resolves to nothing today");
+  });
+
+  it("sets and clears (inherit) an agent's settings", async () => {
+    expect(await value("allowlist.setSettings", { agentId: "codex", ask: "always" })).toEqual({ ok: true });
+    let state = await value<AllowlistState>("allowlist.get");
+    expect(state.agents.find((a) => a.id === "codex")?.own).toEqual({ ask: "always" });
+    expect(state.agents.find((a) => a.id === "codex")?.effective.sources.ask).toBe("agents.codex");
+    expect(await value("allowlist.setSettings", { agentId: "codex", ask: null })).toEqual({ ok: true });
+    state = await value<AllowlistState>("allowlist.get");
+    expect(state.agents.find((a) => a.id === "codex")?.own).toEqual({});
+  });
+
+  it("checks an entry as it is typed, with the reason and what it resolves to", async () => {
+    expect(await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "ls" } })).toEqual({
+      ok: true,
+      notes: [`ls resolves to ${realProgram("ls")} today.`],
+    });
+    expect(await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "l*" } })).toMatchObject({
+      ok: false,
+      field: "pattern",
+    });
+    expect(await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "" } })).toMatchObject({
+      ok: false,
+      field: "pattern",
+      reason: "pattern is required",
+    });
+    const missing = await value<EntryCheck>("allowlist.checkEntry", {
+      entry: { pattern: "/nowhere/bin/tool" },
+    });
+    expect(missing.ok && missing.notes[0]).toContain("no file at /nowhere/bin/tool");
+  });
+
+  it("explains a typed command live: per segment, the matching entry, and the outcome", async () => {
+    const ls = realProgram("ls");
+    await f.services.approvals.addEntry("*", { pattern: ls });
+    const result = await value<{ ok: true; explanation: Explanation }>("allowlist.explain", {
+      agentId: "local",
+      command: "ls -la && rm -rf x",
+    });
+    expect(result.explanation.outcome).toBe("prompt");
+    expect(result.explanation.segments.map((s) => [s.executable, s.matchedEntryId !== null])).toEqual([
+      ["ls", true],
+      ["rm", false],
+    ]);
+    expect(await value("allowlist.explain", { agentId: "local", command: "  " })).toMatchObject({
+      ok: false,
+    });
+    expect(
+      await value("allowlist.explain", { agentId: "local", command: "ls", cwd: "relative" }),
+    ).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it("previews which past commands of the agent an entry would have covered", async () => {
+    const now = Date.now();
+    const record = (command: string, agentId = "local") => ({
+      ts: now,
+      runId: `run_${command.length}_${agentId}`,
+      event: "decision" as const,
+      agentId,
+      sessionKey: "s",
+      source: "cli",
+      command,
+      cwd: f.t.home,
+      decision: "deny" as const,
+      decidedBy: "user" as const,
+      reason: "denied by user",
+      exitCode: null,
+      timedOut: false,
+      durationMs: 1,
+    });
+    await f.services.audit.append(record("ls -la"));
+    await f.services.audit.append(record("ls | wc -l"));
+    await f.services.audit.append(record("pwd"));
+    await f.services.audit.append(record("ls /", "codex"));
+    const result = await value<{ ok: true; preview: AuditPreview }>("allowlist.preview", {
+      agentId: "local",
+      entry: { pattern: realProgram("ls") },
+    });
+    expect(result.preview.scanned).toBe(3);
+    expect(result.preview.covered.map((c) => [c.command, c.coverage])).toEqual([
+      ["ls | wc -l", "some"],
+      ["ls -la", "all"],
+    ]);
+    expect(await value("allowlist.preview", { agentId: "local", entry: { pattern: "x/y" } })).toMatchObject({
+      ok: false,
+    });
+  });
+});
+
+describe("prompts channels", () => {
+  async function pending(argv: string[]) {
+    const explanation = await f.ui.explain({ command: argv.join(" ") }, { agentId: "local", cwd: f.t.home });
+    const answer = f.services.broker.request({
+      id: "run_1",
+      sessionKey: "s",
+      agentId: "local",
+      source: "cli",
+      cwd: f.t.home,
+      command: { argv },
+      explanation,
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    });
+    return { answer, explanation };
+  }
+
+  it("refuses an edited allow-always entry that is invalid or a blank cheque, and leaves the prompt pending", async () => {
+    const { answer } = await pending(["ls", "-la"]);
+    expect(
+      await value("prompts.decide", {
+        id: "run_1",
+        decision: "allow-always",
+        entries: [{ segment: 0, pattern: "usr/bin/ls" }],
+      }),
+    ).toMatchObject({ ok: false, segment: 0 });
+    const shell = await value<{ ok: false; reason: string }>("prompts.decide", {
+      id: "run_1",
+      decision: "allow-always",
+      entries: [{ segment: 0, pattern: "/bin/bash" }],
+    });
+    expect(shell.reason).toContain("never saves bash without an argPattern");
+    expect(f.services.broker.size).toBe(1);
+    expect(await value("prompts.decide", { id: "run_1", decision: "allow-once" })).toEqual({ ok: true });
+    expect(await answer).toEqual({ decision: "allow-once" });
+  });
+
+  it("passes the edited entries with allow always", async () => {
+    const { answer } = await pending(["ls"]);
+    expect(
+      await value("prompts.decide", {
+        id: "run_1",
+        decision: "allow-always",
+        entries: [{ segment: 0, pattern: "/usr/bin/l*", cwd: "~/Projects/**" }],
+      }),
+    ).toEqual({ ok: true });
+    expect(await answer).toEqual({
+      decision: "allow-always",
+      entries: [{ segment: 0, pattern: "/usr/bin/l*", cwd: "~/Projects/**" }],
+    });
+  });
+
+  it("says so when the prompt is no longer waiting", async () => {
+    expect(await value("prompts.decide", { id: "run_gone", decision: "deny" })).toEqual({
+      ok: false,
+      reason: "This request is no longer waiting: it was decided elsewhere or timed out.",
+    });
+  });
+});
+
+describe("activity, settings and app channels", () => {
+  it("filters the audit log by text, decision and who decided", async () => {
+    const base = {
+      runId: "r",
+      sessionKey: "s",
+      source: "cli",
+      cwd: "/tmp",
+      reason: "x",
+      exitCode: null,
+      timedOut: false,
+      durationMs: 1,
+    };
+    await f.services.audit.append({
+      ...base,
+      ts: 1,
+      runId: "a",
+      event: "decision",
+      agentId: "local",
+      command: "git status",
+      decision: "allow-once",
+      decidedBy: "rule:abc",
+    });
+    await f.services.audit.append({
+      ...base,
+      ts: 2,
+      runId: "b",
+      event: "decision",
+      agentId: "codex",
+      command: "rm -rf /",
+      decision: "deny",
+      decidedBy: "user",
+    });
+    await f.services.audit.append({
+      ...base,
+      ts: 3,
+      runId: "c",
+      event: "decision",
+      agentId: "local",
+      command: "curl x",
+      decision: "timeout",
+      decidedBy: "fallback",
+    });
+    const all = await value<{ records: Array<{ runId: string }> }>("activity.list", {});
+    expect(all.records.map((r) => r.runId)).toEqual(["c", "b", "a"]);
+    const only = async (query: object) =>
+      (await value<{ records: Array<{ runId: string }> }>("activity.list", query)).records.map(
+        (r) => r.runId,
+      );
+    expect(await only({ text: "GIT" })).toEqual(["a"]);
+    expect(await only({ decision: "denied" })).toEqual(["b"]);
+    expect(await only({ decision: "allowed" })).toEqual(["a"]);
+    expect(await only({ decidedBy: "rule" })).toEqual(["a"]);
+    expect(await only({ decidedBy: "fallback", agentId: "local" })).toEqual(["c"]);
+  });
+
+  it("stores the token in the secret store and never sends it back", async () => {
+    const saved = await value<{ ok: boolean }>("settings.setToken", { token: "Bearer wg-secret-token-123" });
+    expect(saved.ok).toBe(true);
+    expect(await f.secrets.get(AUTH_TOKEN_ACCOUNT)).toBe("wg-secret-token-123");
+    const settings = await f.call("settings.get", {});
+    expect(JSON.stringify(settings)).not.toContain("wg-secret-token-123");
+    expect(settings.value).toMatchObject({ tokenStored: true });
+    expect(f.logs.join("\n")).not.toContain("wg-secret-token-123");
+    expect(await value("settings.setToken", { token: "   " })).toEqual({
+      ok: false,
+      reason: "Paste the backend token first.",
+    });
+    expect(await value("settings.clearToken", {})).toEqual({ removed: true });
+    expect(await f.secrets.get(AUTH_TOKEN_ACCOUNT)).toBeNull();
+  });
+
+  it("saves a valid backend URL in device-config.json and refuses anything else with the reason", async () => {
+    const bad = await value<{ ok: boolean; reason?: string }>("settings.setBackendUrl", {
+      url: "ftp://example.com",
+    });
+    expect(bad.ok).toBe(false);
+    expect(bad.reason).toBeTruthy();
+    const good = await value<{ ok: boolean; url: string }>("settings.setBackendUrl", {
+      url: "https://wegent.example.com/",
+    });
+    expect(good.ok).toBe(true);
+    const config = JSON.parse(await fs.readFile(f.t.paths.deviceConfig, "utf8"));
+    expect(config.connection.backend_url).toBe(good.url);
+  });
+
+  it("applies a preset and rotates the socket token", async () => {
+    const before = JSON.parse(await approvalsText());
+    expect(await value("settings.applyPreset", { preset: "locked" })).toEqual({ ok: true });
+    expect(await value("settings.rotateSocketToken", {})).toEqual({ ok: true });
+    const after = JSON.parse(await approvalsText());
+    expect(after.defaults).toEqual({ security: "deny", ask: "off", askFallback: "deny" });
+    expect(after.socket.token).not.toBe(before.socket.token);
+  });
+
+  it("opens only http(s) links, reveals only existing absolute paths, and opens the logs folder", async () => {
+    expect(await value("app.openExternal", { url: "file:///etc/passwd" })).toMatchObject({ ok: false });
+    expect(await value("app.openExternal", { url: "javascript:alert(1)" })).toMatchObject({ ok: false });
+    expect(await value("app.openExternal", { url: "https://docs.example.com/a" })).toEqual({ ok: true });
+    expect(f.host.external).toEqual(["https://docs.example.com/a"]);
+
+    expect(await value("app.revealPath", { path: "relative/thing" })).toMatchObject({ ok: false });
+    expect(await value("app.revealPath", { path: path.join(f.t.home, "missing") })).toMatchObject({
+      ok: false,
+    });
+    expect(await value("app.revealPath", { path: f.t.paths.approvals })).toEqual({ ok: true });
+    expect(f.host.revealed).toEqual([f.t.paths.approvals]);
+
+    expect(await value("settings.openLogs", {})).toEqual({ ok: true });
+    expect(f.host.opened).toEqual([f.t.paths.logsDir]);
+    expect((await fs.stat(f.t.paths.logsDir)).isDirectory()).toBe(true);
+  });
+});
+
+describe("capabilities and workdir channels", () => {
+  it("lists a local user skill with its source and status, and the sync state", async () => {
+    const folder = path.join(f.t.paths.claudeHome, "skills", "review");
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(
+      path.join(folder, "SKILL.md"),
+      "---\nname: review\ndescription: Review a pull request carefully\n---\nSteps.\n",
+    );
+    const state = await value<CapabilitiesState>("capabilities.get", {});
+    expect(state.skills.map((s) => [s.name, s.source, s.sourceLabel, s.status])).toEqual([
+      ["review", "user", "local user", "ready"],
+    ]);
+    expect(state.sync).toMatchObject({ revision: 0, lastSyncAt: null, last: null, progress: null });
+    expect(state.sync.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("refuses ~/.ssh as a root with the reason and checks a path outside the roots with the fallback reason", async () => {
+    await fs.mkdir(path.join(f.t.home, ".ssh"), { mode: 0o700 });
+    const refused = await value<{ ok: boolean; reason: string }>("workdir.addRoot", { path: "~/.ssh" });
+    expect(refused.ok).toBe(false);
+    expect(refused.reason).toBeTruthy();
+    await fs.mkdir(path.join(f.t.home, "elsewhere"));
+    const check = await value<{ ok: boolean; code: string | null; message: string }>("workdir.check", {
+      path: path.join(f.t.home, "elsewhere"),
+    });
+    expect(check.ok).toBe(false);
+    expect(check.code).toBe("outside-allowed-roots");
+  });
+});
