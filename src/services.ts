@@ -26,6 +26,9 @@ import type { ConnectionTimings } from "./device/connection.js";
 import { DeviceService } from "./device/device-service.js";
 import { AuditLog } from "./executor/audit-log.js";
 import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
+import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
+import type { DeviceFacts } from "./executor/tasks/deps.js";
+import { TaskRunner } from "./executor/tasks/task-runner.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SecretStore } from "./secrets/secret-store.js";
 
@@ -54,6 +57,10 @@ export interface DeviceOptions {
   timings?: Partial<ConnectionTimings>;
   /** Connect to the backend in start() (default true). */
   connect?: boolean;
+  /** How agent tasks run `gatehouse hook claude` (absolute argv prefix; default: this installation's bin/gatehouse.js). */
+  gatehouseCommand?: string[];
+  /** SIGTERM → SIGKILL grace of a cancelled agent (default 3 s). */
+  taskKillGraceMs?: number;
 }
 
 export type StartResult =
@@ -75,6 +82,8 @@ export interface Services {
   capabilities: CapabilitySync | null;
   device: DeviceService | null;
   secrets: SecretStore | null;
+  /** Agent tasks sent by the backend (`task:execute`): running list, onChange, stop from the UI. */
+  tasks: TaskRunner | null;
   /** Whether the approval socket is listening now. */
   listening(): boolean;
   /** Creates the approvals file on first run and listens on the approval socket. */
@@ -147,6 +156,7 @@ export function createServices(options: ServicesOptions): Services {
     capabilities: side?.capabilities ?? null,
     device: side?.device ?? null,
     secrets: side?.secrets ?? null,
+    tasks: side?.tasks ?? null,
     listening: () => listening,
     async start() {
       const warnings: string[] = [];
@@ -179,6 +189,7 @@ interface DeviceSide {
   capabilities: CapabilitySync;
   device: DeviceService;
   secrets: SecretStore;
+  tasks: TaskRunner;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -204,12 +215,40 @@ function createDeviceSide(
   // Backend commands ask the same person as everything else; a full queue leaves it to askFallback.
   const prompt: PromptFn = (request, signal) =>
     broker.canAccept(request) ? broker.request(request, signal) : Promise.resolve({ decision: "timeout" });
+  // Agent tasks (device-protocol.md §6.1–§6.4): blanks in a request are filled from the device config.
+  const tasks: TaskRunner = new TaskRunner({
+    paths,
+    env,
+    logger,
+    workdir,
+    skills,
+    gatehouseCommand: device.gatehouseCommand ?? defaultGatehouseCommand(),
+    ...(device.taskKillGraceMs !== undefined ? { killGraceMs: device.taskKillGraceMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    deviceFacts: async (): Promise<DeviceFacts> => {
+      const loaded = await connection.loadConfig();
+      if (!loaded.ok) throw new Error(loaded.error);
+      const token = await resolveAuthToken({
+        env,
+        secrets,
+        configToken: loaded.config.fileAuthToken,
+        logger,
+      });
+      return {
+        deviceId: loaded.config.deviceId,
+        backendUrl: loaded.config.backendUrl ?? "",
+        authToken: token?.token ?? null,
+        maxConcurrentTasks: loaded.config.maxConcurrentTasks,
+      };
+    },
+  });
   const connection = new DeviceService({
     paths,
     env,
     secrets,
     logger,
     capabilities,
+    tasks,
     commands: createBackendCommands({
       runGated: ({ recheckCwd, ...request }) => gateAndRun(request, { ...gateDeps, prompt, recheckCwd }),
       workdir,
@@ -236,6 +275,7 @@ function createDeviceSide(
     capabilities,
     device: connection,
     secrets,
+    tasks,
     async start() {
       await workdir.init();
       await capabilities.startup();
@@ -243,6 +283,8 @@ function createDeviceSide(
     },
     async stop() {
       stopWatchingState();
+      // Running agents are stopped first; their results reach the backend now, or after the next start.
+      await tasks.shutdown();
       await connection.stop();
       await connection.idle();
       await skills.stopWatching();

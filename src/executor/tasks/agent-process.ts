@@ -1,9 +1,11 @@
 // One agent CLI process (Claude Code or Codex) for one turn: spawned without a shell in its own
 // process group, the prompt written to stdin (or stdin closed), stdout read line by line, the end of
-// stderr kept for the error message. `stop()` ends the whole tree: SIGTERM to the group, SIGKILL after
-// the grace period (exec-policy.md "Running"), so a cancelled task leaves nothing behind.
+// stderr kept for the error message. `stop()` ends the whole tree (process-table.ts): SIGTERM to every
+// group and process below the agent, SIGKILL after the grace period (exec-policy.md "Running"), so a
+// cancelled task leaves nothing behind.
 import { spawn, type ChildProcess } from "node:child_process";
-import { processGroupAlive, signalProcessGroup } from "../kill-tree.js";
+import { signalProcessGroup } from "../kill-tree.js";
+import { processTree, readProcessTable, type ProcessInfo } from "./process-table.js";
 
 export const DEFAULT_AGENT_KILL_GRACE_MS = 3_000;
 /** After the agent exits, how long leftover descendants may hold stdout open before reading stops. */
@@ -65,7 +67,6 @@ export function startAgentProcess(launch: AgentLaunch, onLine: (line: string) =>
   let stderrTail = "";
   let buffer = "";
   let stopping: Promise<AgentExit> | null = null;
-  let killTimer: NodeJS.Timeout | null = null;
 
   const flushLines = (final: boolean) => {
     let nl: number;
@@ -89,10 +90,6 @@ export function startAgentProcess(launch: AgentLaunch, onLine: (line: string) =>
       if (settled) return;
       settled = true;
       flushLines(true);
-      if (killTimer && !(child.pid !== undefined && processGroupAlive(child.pid, platform))) {
-        clearTimeout(killTimer);
-        killTimer = null;
-      }
       resolve({ code: exit?.code ?? null, signal: exit?.signal ?? null, spawnError, stderrTail });
     };
     child.on("error", (error: NodeJS.ErrnoException) => {
@@ -130,37 +127,74 @@ export function startAgentProcess(launch: AgentLaunch, onLine: (line: string) =>
     child.stdin.end(launch.stdin ?? "");
   }
 
+  let leaderExited = false;
+  void exited.then(() => (leaderExited = true));
+
   return {
     pid: child.pid ?? null,
     exited,
     stop() {
       if (stopping) return stopping;
       const pid = child.pid;
-      if (pid === undefined || child.exitCode !== null || child.signalCode !== null) {
-        // Already gone (or never started); descendants still in the group are ended too.
-        if (pid !== undefined && processGroupAlive(pid, platform))
-          signalProcessGroup(pid, "SIGKILL", platform);
-        stopping = exited;
-        return stopping;
-      }
-      const stopAt = Date.now();
-      signalProcessGroup(pid, "SIGTERM", platform);
-      killTimer = setTimeout(() => {
-        killTimer = null;
-        signalProcessGroup(pid, "SIGKILL", platform);
-      }, grace);
-      killTimer.unref();
-      stopping = exited.then(async (exit) => {
-        // The leader is gone; the rest of the group gets what is left of the grace, then SIGKILL.
-        const deadline = stopAt + grace;
-        while (processGroupAlive(pid, platform) && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        if (processGroupAlive(pid, platform)) signalProcessGroup(pid, "SIGKILL", platform);
-        if (killTimer) clearTimeout(killTimer);
-        return exit;
-      });
+      stopping =
+        pid === undefined
+          ? exited
+          : Promise.all([endProcessTree(pid, grace, platform, () => leaderExited), exited]).then(
+              ([, exit]) => exit,
+            );
       return stopping;
     },
   };
+}
+
+const POLL_MS = 50;
+
+/**
+ * Ends the agent and everything it started: SIGTERM to its group and to every group and process found
+ * below it, SIGKILL to whatever is still alive when the grace period is over. The tree is read before
+ * the first signal, while the parent links still lead from the agent to its descendants.
+ */
+export async function endProcessTree(
+  pid: number,
+  graceMs: number,
+  platform: NodeJS.Platform,
+  leaderGone: () => boolean,
+): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  const known = new Map<number, ProcessInfo>();
+  const scan = async (): Promise<Set<number>> => {
+    const table = await readProcessTable(platform);
+    const roots = [pid, ...known.keys(), ...table.filter((p) => p.pgid === pid).map((p) => p.pid)];
+    for (const info of processTree(roots, table)) known.set(info.pid, info);
+    return new Set(table.filter((p) => !p.zombie).map((p) => p.pid));
+  };
+  const signalAll = (signal: NodeJS.Signals, live: Set<number>) => {
+    signalProcessGroup(pid, signal, platform); // the agent's own group (taskkill /T on Windows)
+    const groups = new Set<number>();
+    for (const info of known.values()) {
+      if (!live.has(info.pid) || info.pgid === pid) continue;
+      // A group led by one of the tree's processes is the tree's; any other group is left alone.
+      if (known.has(info.pgid)) groups.add(info.pgid);
+      else {
+        try {
+          process.kill(info.pid, signal);
+        } catch {
+          // already gone
+        }
+      }
+    }
+    for (const group of groups) signalProcessGroup(group, signal, platform);
+  };
+  // Zombies do not count: in a container without an init that reaps them they would never go.
+  const anyAlive = (live: Set<number>) => !leaderGone() || [...known.keys()].some((p) => live.has(p));
+
+  let live = await scan();
+  signalAll("SIGTERM", live);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    live = await scan();
+    if (!anyAlive(live)) return;
+  }
+  live = await scan();
+  signalAll("SIGKILL", live);
 }

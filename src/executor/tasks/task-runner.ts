@@ -140,6 +140,10 @@ export class TaskRunner implements TaskRegistry {
         this.logger.info(`remembered a cancel for task ${request.taskId}`, { subtask: request.subtaskId });
         return;
       }
+      this.logger.info(`cancelling task ${request.taskId}`, {
+        subtask: request.subtaskId,
+        runs: matches.length,
+      });
       for (const entry of matches) void this.stopEntry(entry, "Task cancelled");
     });
   }
