@@ -16,3 +16,5 @@ export {
 export { ScriptCache, parseScriptChecked, type ParsedScript } from "./shell-script.js";
 export { MAX_SHELL_DEPTH } from "./analyze-walk.js";
 export { effectiveAllowlist, type EffectiveEntry } from "../approvals/effective-allowlist.js";
+/** Variables whose value changes what a command runs (flagged when a command sets them). */
+export { dangerousVariable } from "./command-rules.js";
