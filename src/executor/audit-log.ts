@@ -50,10 +50,17 @@ export interface AuditLogOptions {
   maxBytes?: number;
 }
 
+/** How long an idle log keeps its file open (bursts of runs reuse it; idle instances hold nothing). */
+const KEEP_OPEN_MS = 1_000;
+
 export class AuditLog {
   readonly path: string;
   private readonly maxBytes: number;
   private folderReady: Promise<unknown> | null = null;
+  /** Appends of this instance run one after another (so the open file is never closed under a write). */
+  private chain: Promise<void> = Promise.resolve();
+  private open: { handle: fs.FileHandle; ino: bigint } | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(options: AuditLogOptions) {
     this.path = options.path;
@@ -67,21 +74,50 @@ export class AuditLog {
   /** Appends one record (validated first: a bad record is a bug and throws). */
   async append(record: AuditRecord): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(AuditRecordSchema.parse(record))}\n`);
+    const written = this.chain.then(() => this.writeLine(line));
+    this.chain = written.catch(() => undefined);
+    return written;
+  }
+
+  /** Closes the file now (it also closes itself after a second without appends). */
+  close(): Promise<void> {
+    const closed = this.chain.then(() => this.release());
+    this.chain = closed.catch(() => undefined);
+    return closed;
+  }
+
+  private async writeLine(line: Buffer): Promise<void> {
     this.folderReady ??= fs.mkdir(path.dirname(this.path), { recursive: true, mode: 0o700 });
     await this.folderReady;
-    let handle = await fs.open(this.path, APPEND_FLAGS, 0o600);
-    try {
-      const { size } = await handle.stat();
-      if (size > 0 && size + line.length > this.maxBytes) {
-        await handle.close();
-        await this.rotate(line.length);
-        handle = await fs.open(this.path, APPEND_FLAGS, 0o600);
-      }
-      const { bytesWritten } = await handle.write(line, 0, line.length);
-      if (bytesWritten !== line.length) throw new Error(`short write to ${this.path}`);
-    } finally {
-      await handle.close().catch(() => undefined);
+    // One lstat per line: the current size (another process may append too) and whether the path
+    // still names the file we hold open (another process may have rotated it, or put a link there).
+    let stat = await fs.lstat(this.path, { bigint: true }).catch(() => null);
+    if (stat && stat.size > 0n && stat.size + BigInt(line.length) > BigInt(this.maxBytes)) {
+      await this.rotate(line.length);
+      stat = null;
     }
+    if (this.open && (!stat || stat.ino !== this.open.ino)) await this.release();
+    if (!this.open) {
+      const handle = await fs.open(this.path, APPEND_FLAGS, 0o600);
+      this.open = { handle, ino: (await handle.stat({ bigint: true })).ino };
+    }
+    const { bytesWritten } = await this.open.handle.write(line, 0, line.length);
+    if (bytesWritten !== line.length) throw new Error(`short write to ${this.path}`);
+    this.keepOpenForAWhile();
+  }
+
+  private keepOpenForAWhile(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.close(), KEEP_OPEN_MS);
+    this.idleTimer.unref();
+  }
+
+  private async release(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const open = this.open;
+    this.open = null;
+    await open?.handle.close().catch(() => undefined);
   }
 
   private async rotate(incoming: number): Promise<void> {

@@ -89,9 +89,10 @@ function spawnAndWait(
   args: string[],
   env: Record<string, string>,
   cwd: string,
+  detached = false,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, args, { cwd, env, detached, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.resume();
     child.stderr.resume();
     child.on("error", reject);
@@ -127,8 +128,11 @@ async function overhead(): Promise<BenchResult> {
     const gate: number[] = [];
     const gateFull: number[] = [];
     const raw: number[] = [];
+    const rawDetached: number[] = [];
     for (let i = 0; i < OVERHEAD_WARMUP + OVERHEAD_RUNS; i++) {
       const a = await timed(() => spawnAndWait("true", [], h.env, h.home));
+      // What the process group alone costs (the executor spawns detached to kill whole trees).
+      const d = await timed(() => spawnAndWait("true", [], h.env, h.home, true));
       const b = await timed(async () => {
         const result = await gateAndRun(request(h.home), h.deps);
         if (result.exitCode !== 0)
@@ -137,6 +141,7 @@ async function overhead(): Promise<BenchResult> {
       const c = await timed(() => gateAndRun(request(full.home), full.deps));
       if (i < OVERHEAD_WARMUP) continue;
       raw.push(a);
+      rawDetached.push(d);
       gate.push(b);
       gateFull.push(c);
     }
@@ -157,6 +162,7 @@ async function overhead(): Promise<BenchResult> {
         p99: round(percentile(sorted, 99)),
         fullModeP50: round(median(gateFull)),
         fullModeRatio: round(median(gateFull) / baseline),
+        detachedSpawnP50: round(median(rawDetached)),
       },
     };
   } finally {
@@ -191,7 +197,10 @@ async function flood(): Promise<BenchResult> {
   try {
     const gate: number[] = [];
     const cat: number[] = [];
+    const nodeReader: number[] = [];
     for (let i = 0; i < FLOOD_ROUNDS; i++) {
+      // The floor for any Node implementation: spawn and drain the same pipe, nothing else.
+      nodeReader.push(await timed(() => spawnAndWait("head", ["-c", size, "/dev/zero"], h.env, h.home)));
       cat.push(
         await timed(() =>
           spawnAndWait("sh", ["-c", `head -c ${size} /dev/zero | cat > /dev/null`], h.env, h.home),
@@ -232,6 +241,7 @@ async function flood(): Promise<BenchResult> {
       ok: ratio <= 1.5 && growthMiB <= 32,
       details: {
         bytes: FLOOD_BYTES,
+        bareNodeReaderMs: round(median(nodeReader)),
         peakRssGrowthMiB: round(growthMiB, 1),
         cliPeakRssIdleMiB: round(rssIdle / MiB, 1),
         cliPeakRssFloodMiB: round(rssFlood / MiB, 1),

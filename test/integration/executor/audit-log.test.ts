@@ -91,6 +91,30 @@ describe("audit log", () => {
     expect(all.length).toBeGreaterThan(current.size / 300);
   });
 
+  it("writes to the new file after another process rotated the one it holds open", async () => {
+    const log = new AuditLog({ path: t.paths.audit });
+    await log.append(record({ runId: "before" }));
+    await fs.rename(t.paths.audit, `${t.paths.audit}.1`); // what another process's rotation does
+    await log.append(record({ runId: "after" }));
+    const current = await fs.readFile(t.paths.audit, "utf8");
+    expect(current).toContain('"after"');
+    expect(current).not.toContain('"before"');
+    expect((await log.read({ limit: 10 })).map((r) => r.runId)).toEqual(["after", "before"]);
+    await log.close();
+  });
+
+  it("stops writing when a link replaces the file it holds open", async () => {
+    const log = new AuditLog({ path: t.paths.audit });
+    await log.append(record());
+    const target = path.join(t.home, "elsewhere");
+    await fs.writeFile(target, "");
+    await fs.rm(t.paths.audit);
+    await fs.symlink(target, t.paths.audit);
+    await expect(log.append(record())).rejects.toThrow();
+    expect(await fs.readFile(target, "utf8")).toBe("");
+    await log.close();
+  });
+
   it("refuses an invalid record and writes nothing", async () => {
     const log = new AuditLog({ path: t.paths.audit });
     await expect(log.append(record({ decidedBy: "someone" as AuditRecord["decidedBy"] }))).rejects.toThrow();
