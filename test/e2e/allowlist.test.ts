@@ -1,0 +1,154 @@
+// The allowlist editor in a real browser against the real app (ui.md "Allowlist editor"): validation as
+// you type, add / edit / duplicate / delete written to E/exec-approvals.json at once, edits made
+// elsewhere appearing without reopening, and the test box's live explanation.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalsFileSchema } from "../../src/core/approvals/schema.js";
+import { startE2eApp, type E2eApp } from "../support/e2e-app.js";
+import { browserUnavailable, launchBrowser, openBoundPage, type BoundPage } from "../support/e2e-browser.js";
+import { ensureRendererBuilt } from "../support/e2e-renderer.js";
+import { serveStatic, type StaticServer } from "../support/e2e-server.js";
+import { waitFor } from "../support/wait-for.js";
+
+const skip = browserUnavailable();
+
+function realProgram(name: string): string {
+  return execFileSync("sh", ["-c", `realpath "$(command -v ${name})"`], { encoding: "utf8" }).trim();
+}
+
+describe.skipIf(skip)("allowlist editor", () => {
+  let browser: Browser;
+  let server: StaticServer;
+  let app: E2eApp | undefined;
+  let view: BoundPage | undefined;
+
+  beforeAll(async () => {
+    server = await serveStatic(await ensureRendererBuilt());
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    if (view) expect(view.problems).toEqual([]);
+    await view?.close();
+    view = undefined;
+    await app?.close();
+    app = undefined;
+  });
+
+  async function sharedEntries(a: E2eApp) {
+    const file = ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
+    return file.agents["*"]?.allowlist ?? [];
+  }
+
+  async function open(): Promise<{ a: E2eApp; page: Page }> {
+    app = await startE2eApp({
+      approvals: { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } },
+    });
+    view = await openBoundPage(browser, app.router, `${server.url}/index.html#allowlist`);
+    await view.page.getByRole("heading", { name: "Settings for All agents (*)" }).waitFor();
+    return { a: app, page: view.page };
+  }
+
+  it("refuses an invalid glob and an invalid regex with the reason, then adds, edits, duplicates and deletes entries in the file", async () => {
+    const { a, page } = await open();
+    const ls = realProgram("ls");
+    await page.getByRole("button", { name: "Add entry" }).click();
+    const form = page.getByRole("form", { name: "New allowlist entry" });
+    const pattern = form.getByLabel("Program (pattern)");
+    const submit = form.getByRole("button", { name: "Add entry" });
+
+    await pattern.fill("bin/*");
+    await form.getByText("pattern must be an absolute path or start with ~/").waitFor();
+    expect(await pattern.getAttribute("aria-invalid")).toBe("true");
+    expect(await submit.isDisabled()).toBe(true);
+
+    await pattern.fill(ls);
+    const args = form.getByLabel("Arguments (regular expression)");
+    await args.fill("^(-la");
+    await form.getByText(/argPattern is not a valid regular expression/).waitFor();
+    expect(await submit.isDisabled()).toBe(true);
+    expect(await sharedEntries(a)).toEqual([]);
+
+    await args.fill("^-la$");
+    await waitFor(async () => !(await submit.isDisabled()), { what: "the Add button to enable" });
+    await submit.click();
+    await page.getByRole("status").getByText("Entry added.").waitFor();
+    let entries = await sharedEntries(a);
+    expect(entries).toEqual([expect.objectContaining({ pattern: ls, argPattern: "^-la$", source: "user" })]);
+    const table = page.getByRole("table", { name: "Allowlist entries of All agents (*)" });
+    await table.getByText(ls, { exact: true }).waitFor();
+
+    await page.getByRole("button", { name: `Edit ${ls}` }).click();
+    const editForm = page.getByRole("form", { name: "Edit allowlist entry" });
+    await editForm.getByLabel("Only in folders matching").fill("~/Projects/**");
+    await editForm.getByLabel("Uses left").fill("5");
+    const save = editForm.getByRole("button", { name: "Save entry" });
+    await waitFor(async () => !(await save.isDisabled()), { what: "Save to enable" });
+    await save.click();
+    await page.getByRole("status").getByText("Entry saved.").waitFor();
+    entries = await sharedEntries(a);
+    expect(entries).toEqual([expect.objectContaining({ pattern: ls, cwd: "~/Projects/**", usesLeft: 5 })]);
+
+    await page.getByRole("button", { name: `Duplicate ${ls}` }).click();
+    await waitFor(async () => (await sharedEntries(a)).length === 2, { what: "the duplicate in the file" });
+    await waitFor(async () => (await page.getByRole("button", { name: `Delete ${ls}` }).count()) === 2, {
+      what: "two rows",
+    });
+
+    await page
+      .getByRole("button", { name: `Delete ${ls}` })
+      .first()
+      .click();
+    await waitFor(async () => (await sharedEntries(a)).length === 1, { what: "one entry left in the file" });
+    await waitFor(async () => (await page.getByRole("button", { name: `Delete ${ls}` }).count()) === 1, {
+      what: "one row",
+    });
+  });
+
+  it("shows edits made elsewhere without reopening, greyed out when expired", async () => {
+    const { a, page } = await open();
+    await a.services.approvals.addEntry("*", { pattern: "/usr/bin/old-tool", expiresAt: 1 });
+    const row = page.locator("tr", { hasText: "/usr/bin/old-tool" });
+    await row.waitFor();
+    expect(await row.getAttribute("class")).toContain("inactive");
+    await row.getByText("expired").waitFor();
+  });
+
+  it("the test box explains a typed command live: which parts are covered and the outcome", async () => {
+    const { a, page } = await open();
+    await a.services.approvals.addEntry("*", { pattern: realProgram("ls") });
+    const result = page.getByTestId("test-result");
+    await page.getByLabel("Command", { exact: true }).fill("ls -la");
+    await result.getByText("Runs without asking").waitFor();
+    await result.getByText("Every part of the command is on the allowlist.").waitFor();
+
+    await page.getByLabel("Command", { exact: true }).fill("ls -la > listing.txt");
+    await result.getByText("Asks you first").waitFor();
+    await result.getByText("writes output to a file").waitFor();
+
+    await page.getByLabel("Command", { exact: true }).fill("ls && rm -rf build");
+    await result.getByText("Asks you first").waitFor();
+    await result.getByText(/Not covered:/).waitFor();
+  });
+
+  it("changes an agent's settings with plain-language descriptions, written to the file", async () => {
+    const { a, page } = await open();
+    await page.getByRole("button", { name: /^codex/ }).click();
+    await page.getByRole("heading", { name: "Settings for codex" }).waitFor();
+    const ask = page.locator("#setting-codex-ask");
+    await ask.selectOption("always");
+    await page.getByText("Ask me before every command.").waitFor();
+    await waitFor(
+      async () => {
+        const file = ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
+        return file.agents.codex?.ask === "always";
+      },
+      { what: "ask=always for codex in the file" },
+    );
+  });
+});
