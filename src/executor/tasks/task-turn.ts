@@ -2,6 +2,7 @@
 // workdir.md §8–§9, skills.md §10): resolve the workdir (fallbacks and notices go out as progress
 // notes before the agent starts), build the launch spec, write its files, re-check the folder, spawn
 // the agent CLI, turn its output into the event stream, and end with exactly one terminal event.
+import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../core/log.js";
@@ -228,6 +229,9 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     stream.failed(binary.message);
     return;
   }
+  // Codex refuses a CODEX_HOME that does not exist; the spec always names XH, so a first-time user
+  // gets the folder Codex would have created for ~/.codex itself.
+  if (runtime === "codex") await fs.mkdir(options.paths.codexHome, { recursive: true, mode: 0o700 });
   for (const file of spec.files)
     await writeFileAtomic(file.path, file.content, { mode: file.mode, dirMode: 0o700 });
   if (aborted()) return;
