@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const detachUi = services.broker.attachUi();
   const settings = await readJsonFile(paths.settings, SettingsFileSchema);
   const root = electron.app.getAppPath();
-  startShell({
+  const shell = startShell({
     electron: api,
     services: uiServicesFrom(services, {
       env,
@@ -57,6 +57,8 @@ async function main(): Promise<void> {
       await services.stop();
     },
   });
+  // The Playwright tests in test/electron read the tray's state through this (never set otherwise).
+  if (env.GATEHOUSE_TEST_HOOKS === "1") (globalThis as { gatehouseShell?: unknown }).gatehouseShell = shell;
 }
 
 if (!api.app.requestSingleInstanceLock()) {

@@ -40,19 +40,33 @@ export function Message(props: {
   );
 }
 
-/** A path or command shown whole (wrapping), selectable, with a copy button. */
-export function CopyText(props: { text: string; label: string; mono?: boolean; reveal?: boolean }) {
+/** Copies `text` to the clipboard through main; says "Copied" for a moment. */
+export function CopyButton(props: { text: string; label: string; onError?: (message: string) => void }) {
   const [copied, setCopied] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const copy = async () => {
     try {
       await call("app.copyText", { text: props.text });
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
     } catch (error) {
-      setProblem((error as Error).message);
+      props.onError?.((error as Error).message);
     }
   };
+  return (
+    <button
+      type="button"
+      className="link-button"
+      onClick={() => void copy()}
+      aria-label={`Copy ${props.label}`}
+    >
+      {copied ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+/** A path or value shown whole (wrapping), selectable, with a copy button (and reveal for paths). */
+export function CopyText(props: { text: string; label: string; mono?: boolean; reveal?: boolean }) {
+  const [problem, setProblem] = useState<string | null>(null);
   const reveal = async () => {
     const result = await call("app.revealPath", { path: props.text }).catch((e: Error) => ({
       ok: false as const,
@@ -63,11 +77,14 @@ export function CopyText(props: { text: string; label: string; mono?: boolean; r
   return (
     <span className="copy-text">
       <span className={props.mono === false ? "selectable" : "mono selectable"}>{props.text}</span>
-      <button type="button" className="link-button" onClick={copy} aria-label={`Copy ${props.label}`}>
-        {copied ? "Copied" : "Copy"}
-      </button>
+      <CopyButton text={props.text} label={props.label} onError={setProblem} />
       {props.reveal ? (
-        <button type="button" className="link-button" onClick={reveal} aria-label={`Reveal ${props.label}`}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => void reveal()}
+          aria-label={`Reveal ${props.label}`}
+        >
           Reveal
         </button>
       ) : null}

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { EntryCheck, PromptView } from "../../../src/ipc/contract.js";
 import { call, useDebounced, useEvent } from "../bridge.js";
-import { CopyText, Message, Pill } from "../components/common.js";
+import { CopyButton, Message, Pill } from "../components/common.js";
 import { SegmentList } from "../components/explanation.js";
 import { countdown, fallbackOutcome, reasonWords, sourceWords } from "../words.js";
 
@@ -138,6 +138,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   const [drafts, setDrafts] = useState<DraftEntry[]>([]);
   const [valid, setValid] = useState<Record<number, boolean>>({});
   const allowOnce = useRef<HTMLButtonElement>(null);
+  const editor = useRef<HTMLDivElement>(null);
   const promptId = prompt?.id ?? null;
 
   useEffect(() => {
@@ -161,6 +162,15 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       setValid((current) => (current[index] === ok ? current : { ...current, [index]: ok })),
     [],
   );
+
+  const openEditor = () => {
+    setEditing(true);
+    // Show the entries being saved and put the cursor in the first one.
+    setTimeout(() => {
+      editor.current?.scrollIntoView({ block: "start" });
+      editor.current?.querySelector("input")?.focus();
+    }, 0);
+  };
 
   const decide = async (decision: "allow-once" | "allow-always" | "deny") => {
     if (!prompt || busy) return;
@@ -243,8 +253,16 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         <pre className="command selectable" aria-label="Command">
           {prompt.commandText}
         </pre>
-        <CopyText text={prompt.commandText} label="command" mono={false} />
+        <div className="command-actions">
+          <CopyButton text={prompt.commandText} label="command" />
+        </div>
       </div>
+      <p className="countdown">
+        <Pill tone={left < 20_000 ? "warn" : "neutral"}>{countdown(left)}</Pill>
+        <span>
+          If you do not answer in time, {fallbackOutcome(x)} (askFallback: {x.askFallback}).
+        </span>
+      </p>
       <dl className="kv approval-meta">
         <div className="kv-row">
           <dt>Folder</dt>
@@ -272,12 +290,8 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         <p>{reasonWords(x)}</p>
         <SegmentList explanation={x} />
       </div>
-      <p className="countdown" aria-live="off">
-        <Pill tone={left < 20_000 ? "warn" : "neutral"}>{countdown(left)}</Pill> If you do not answer in time,{" "}
-        {fallbackOutcome(x)} (askFallback: {x.askFallback}).
-      </p>
       {editing ? (
-        <div className="allow-always-editor">
+        <div className="allow-always-editor" ref={editor}>
           <h2>Add to the allowlist of {prompt.agentId}</h2>
           <p className="muted">These entries are saved and the command runs. Edit them first if you like.</p>
           {drafts.map((draft, index) => (
@@ -312,7 +326,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
               Save and allow
             </button>
           ) : (
-            <button type="button" className="button" onClick={() => setEditing(true)} disabled={busy}>
+            <button type="button" className="button" onClick={openEditor} disabled={busy}>
               Allow always…
             </button>
           )
