@@ -1,10 +1,12 @@
 // Allowlist usage bookkeeping for one approvals store (exec-policy.md "Deciding", last paragraph).
-// Each `recordUse` is a locked, fsynced rewrite of the approvals file, so a service that runs many
-// commands sends them one at a time, and merges the lastUsed* notes of unlimited entries that pile
-// up meanwhile into one write. Uses of entries with a `usesLeft` limit are never merged: the store
-// counts an entry down once per call, and every run must count.
+// Each `recordUse` is a locked, fsynced rewrite of the approvals file (which the UI watches), so a
+// service that runs many commands writes one at a time, and gathers the lastUsed* notes of unlimited
+// entries for a moment (250 ms) into one write. Uses of entries with a `usesLeft` limit go first and
+// are never merged: the store counts an entry down once per call, and every run must count.
 import type { ApprovalsStore } from "../core/approvals/index.js";
 import type { Logger } from "../core/log.js";
+
+export const NOTES_DELAY_MS = 250;
 
 export interface EntryUse {
   entryId: string;
@@ -15,50 +17,95 @@ export interface EntryUse {
 interface Batch {
   agentId: string;
   uses: Map<string, EntryUse>;
-  mergeable: boolean;
+  /** Notes only (no use limit): may be merged with later notes and written a little later. */
+  notes: boolean;
+  dueAt: number;
   done: Promise<void>;
   resolve: () => void;
 }
 
+export interface UsageRecorderOptions {
+  /** How long notes of unlimited entries gather before they are written (default 250 ms). */
+  notesDelayMs?: number;
+  now?: () => number;
+}
+
 export class UsageRecorder {
-  /** Batches not started yet, in order. */
+  /** Batches not started yet. */
   private readonly queue: Batch[] = [];
-  private draining: Promise<void> | null = null;
+  private writing: Batch | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly notesDelayMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly approvals: Pick<ApprovalsStore, "recordUse">,
     private readonly logger: Logger,
-  ) {}
+    options: UsageRecorderOptions = {},
+  ) {
+    this.notesDelayMs = options.notesDelayMs ?? NOTES_DELAY_MS;
+    this.now = options.now ?? Date.now;
+  }
 
   /** Resolves once these uses are written (or the write failed and was logged); never rejects. */
   record(agentId: string, uses: EntryUse[], countsUses: boolean): Promise<void> {
     if (uses.length === 0) return Promise.resolve();
-    let batch = countsUses ? undefined : this.queue.find((b) => b.mergeable && b.agentId === agentId);
+    let batch = countsUses ? undefined : this.queue.find((b) => b.notes && b.agentId === agentId);
     if (!batch) {
       let resolve: () => void = () => undefined;
       const done = new Promise<void>((r) => (resolve = r));
-      batch = { agentId, uses: new Map(), mergeable: !countsUses, done, resolve };
+      const dueAt = countsUses ? 0 : this.now() + this.notesDelayMs;
+      batch = { agentId, uses: new Map(), notes: !countsUses, dueAt, done, resolve };
       this.queue.push(batch);
     }
     for (const use of uses) batch.uses.set(use.entryId, use); // the latest use of an entry wins
-    this.draining ??= this.drain();
+    this.schedule();
     return batch.done;
   }
 
-  /** Resolves when everything recorded so far is written (for shutdown). */
+  /** Writes gathering notes now and resolves when everything recorded so far is written (shutdown). */
   async idle(): Promise<void> {
-    while (this.draining) await this.draining;
+    for (const batch of this.queue) batch.dueAt = 0;
+    this.schedule();
+    for (;;) {
+      const pending = [...this.queue, ...(this.writing ? [this.writing] : [])];
+      if (pending.length === 0) return;
+      await Promise.all(pending.map((b) => b.done));
+    }
   }
 
-  private async drain(): Promise<void> {
-    for (let batch = this.queue.shift(); batch; batch = this.queue.shift()) {
-      try {
-        await this.approvals.recordUse(batch.agentId, [...batch.uses.values()]);
-      } catch (error) {
-        this.logger.warn("could not record allowlist usage", { error, agentId: batch.agentId });
-      }
-      batch.resolve();
+  private schedule(): void {
+    if (this.writing) return; // the end of the current write schedules again
+    const counted = this.queue.findIndex((b) => !b.notes);
+    const index = counted >= 0 ? counted : this.queue.findIndex((b) => b.dueAt <= this.now());
+    if (index >= 0) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      const [batch] = this.queue.splice(index, 1);
+      if (batch) void this.write(batch);
+      return;
     }
-    this.draining = null;
+    const next = Math.min(...this.queue.map((b) => b.dueAt));
+    if (Number.isFinite(next) && !this.timer) {
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          this.schedule();
+        },
+        Math.max(0, next - this.now()),
+      );
+    }
+  }
+
+  private async write(batch: Batch): Promise<void> {
+    this.writing = batch;
+    try {
+      await this.approvals.recordUse(batch.agentId, [...batch.uses.values()]);
+    } catch (error) {
+      this.logger.warn("could not record allowlist usage", { error, agentId: batch.agentId });
+    }
+    this.writing = null;
+    batch.resolve();
+    this.schedule();
   }
 }

@@ -39,7 +39,7 @@ const use = (entryId: string, command: string): EntryUse => ({
 });
 
 describe("usage recorder", () => {
-  it("merges notes of unlimited entries that pile up while a write is in flight, the latest use winning", async () => {
+  it("gathers notes of unlimited entries into one write, the latest use of an entry winning", async () => {
     const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
     const b = await store.addEntry("local", { pattern: "/usr/bin/b" });
     const pending = [
@@ -49,7 +49,7 @@ describe("usage recorder", () => {
       recorder.record("local", [use(a.id, "a 3")], false),
     ];
     await Promise.all(pending);
-    expect(writes).toBe(2); // the first alone, the other three merged
+    expect(writes).toBe(1);
     expect(await entry(a.id)).toMatchObject({ lastUsedCommand: "a 3" });
     expect(await entry(b.id)).toMatchObject({ lastUsedCommand: "b 1" });
   });
@@ -58,6 +58,19 @@ describe("usage recorder", () => {
     const limited = await store.addEntry("local", { pattern: "/usr/bin/a", usesLeft: 5 });
     await Promise.all([1, 2, 3].map((n) => recorder.record("local", [use(limited.id, `a ${n}`)], true)));
     expect((await entry(limited.id))?.usesLeft).toBe(2);
+  });
+
+  it("writes counted uses at once, ahead of notes that are still gathering", async () => {
+    const recorder = new UsageRecorder(store, silentLogger, { notesDelayMs: 60_000 });
+    const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
+    const limited = await store.addEntry("local", { pattern: "/usr/bin/b", usesLeft: 2 });
+    const notes = recorder.record("local", [use(a.id, "a 1")], false);
+    await recorder.record("local", [use(limited.id, "b 1")], true);
+    expect((await entry(limited.id))?.usesLeft).toBe(1);
+    expect((await entry(a.id))?.lastUsedCommand).toBeUndefined();
+    await recorder.idle(); // flushes the gathering notes
+    await notes;
+    expect((await entry(a.id))?.lastUsedCommand).toBe("a 1");
   });
 
   it("says when everything recorded so far is written", async () => {
