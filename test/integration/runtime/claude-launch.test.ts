@@ -284,7 +284,11 @@ describe.skipIf(!existsSync(CLAUDE))("the real Claude Code CLI runs the launch s
         }).catch((error: { stdout: string }) => error);
         return JSON.parse(stdout) as { loggedIn: boolean };
       };
-      const env: Record<string, string> = { ...home.env, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ...spec.env };
+      const env: Record<string, string> = {
+        ...home.env,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        ...spec.env,
+      };
       expect((await status(env)).loggedIn).toBe(true);
       const { CLAUDE_SECURESTORAGE_CONFIG_DIR: _dropped, ...without } = env;
       expect((await status(without)).loggedIn).toBe(false);
