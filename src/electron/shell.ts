@@ -42,6 +42,8 @@ export interface Shell {
 }
 
 const NOTIFY_COMMAND_CHARS = 120;
+/** electron-builder.yml `appId`. */
+export const APP_USER_MODEL_ID = "dev.gatehouse.app";
 
 function menuTemplate(state: TrayState, run: (action: TrayAction) => void): MenuItemSpec[] {
   return state.menu.map((entry) =>
@@ -163,6 +165,8 @@ export function startShell(options: ShellOptions): Shell {
   if (known.size > 0) windows.showApproval();
 
   // ---- the app's lifecycle ------------------------------------------------------------------------
+  // Windows shows notifications only for an app with an AppUserModelID (the installer's appId).
+  if (electron.platform === "win32") electron.app.setAppUserModelId?.(APP_USER_MODEL_ID);
   if (options.launchAtLogin !== undefined)
     electron.app.setLoginItemSettings({ openAtLogin: options.launchAtLogin });
   electron.powerMonitor.on("resume", () => options.systemResumed?.());

@@ -173,7 +173,9 @@ export class FakeElectron implements ElectronLike {
     },
     setLoginItemSettings: (settings: { openAtLogin: boolean }) =>
       void this.loginItems.push(settings.openAtLogin),
+    setAppUserModelId: (id: string) => void (this.appUserModelId = id),
   };
+  appUserModelId: string | null = null;
 
   createWindow(options: WindowOptions): FakeWindow {
     const win = new FakeWindow(options);

@@ -7,7 +7,7 @@ import { createLogger } from "../../../src/core/log.js";
 import { startShell, type Shell } from "../../../src/electron/shell.js";
 import { rendererUrl } from "../../../src/electron/windows.js";
 import { IPC_EVENT, IPC_INVOKE } from "../../../src/ipc/contract.js";
-import { uiServicesFrom } from "../../../src/ipc/ui-services.js";
+import { uiServicesFrom, type UiServices } from "../../../src/ipc/ui-services.js";
 import { keytarKeychain } from "../../../src/secrets/keychain.js";
 import { createSecretStore } from "../../../src/secrets/secret-store.js";
 import { createServices, type Services } from "../../../src/services.js";
@@ -24,6 +24,7 @@ let fake: FakeElectron;
 let shell: Shell;
 let resumed = 0;
 let detachUi: () => void;
+let ui: UiServices;
 
 beforeEach(async () => {
   t = await makeTempHome("gatehouse-shell-");
@@ -51,18 +52,19 @@ beforeEach(async () => {
   detachUi = services.broker.attachUi();
   fake = new FakeElectron("linux");
   resumed = 0;
+  ui = uiServicesFrom(services, {
+    env: t.env,
+    logger,
+    listening: services.listening,
+    workdir: services.workdir,
+    skills: services.skills,
+    capabilities: services.capabilities,
+    device: services.device,
+    secrets,
+  });
   shell = startShell({
     electron: fake,
-    services: uiServicesFrom(services, {
-      env: t.env,
-      logger,
-      listening: services.listening,
-      workdir: services.workdir,
-      skills: services.skills,
-      capabilities: services.capabilities,
-      device: services.device,
-      secrets,
-    }),
+    services: ui,
     assetsDir: "/opt/gatehouse/assets",
     preload: "/opt/gatehouse/dist/src/electron/preload.cjs",
     rendererIndex: RENDERER_INDEX,
@@ -269,5 +271,22 @@ describe("the tray app's shell", () => {
     let again = false;
     fake.emitApp("before-quit", { preventDefault: () => void (again = true) });
     expect(again).toBe(false);
+  });
+
+  it("on Windows, the app gets its AppUserModelID (notifications need it) and the tray a .ico icon", async () => {
+    const windows = new FakeElectron("win32");
+    const other = startShell({
+      electron: windows,
+      services: ui,
+      assetsDir: "C:\\Gatehouse\\assets",
+      preload: "C:\\Gatehouse\\preload.cjs",
+      rendererIndex: "C:\\Gatehouse\\renderer\\dist\\index.html",
+      launchAtLogin: undefined,
+      stop: async () => undefined,
+    });
+    expect(windows.appUserModelId).toBe("dev.gatehouse.app");
+    expect((windows.tray.image as { file: string }).file).toMatch(/tray-(connected|offline|attention)\.ico$/);
+    expect(windows.loginItems).toEqual([]);
+    await other.quit();
   });
 });
