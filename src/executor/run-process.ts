@@ -212,7 +212,12 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
       openStreams++;
       stream.on("data", (chunk: Buffer) => {
         capture.push(name, chunk);
-        const pending = hooks.onOutput?.(name, chunk);
+        let pending: void | Promise<void>;
+        try {
+          pending = hooks.onOutput?.(name, chunk);
+        } catch {
+          pending = undefined; // a failing listener never stops the draining (the child must not block)
+        }
         if (pending) {
           stream.pause();
           pending.then(

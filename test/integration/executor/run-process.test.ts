@@ -212,6 +212,18 @@ describe("runProcess", () => {
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: "done\n" });
   });
 
+  it("keeps draining and capturing when the output hook throws", async () => {
+    const result = await runProcess(
+      spec({ command: { command: "head -c 300000 /dev/zero; echo done >&2" } }),
+      {
+        onOutput: () => {
+          throw new Error("listener broke");
+        },
+      },
+    );
+    expect(result).toMatchObject({ exitCode: 0, stdoutBytes: 300_000, stderrBytes: 5 });
+  });
+
   it("hands every chunk to the output hook, waiting when the hook asks it to", async () => {
     const seen: Buffer[] = [];
     let spawned = 0;
