@@ -61,7 +61,7 @@ function SettingSelect<K extends "security" | "ask" | "askFallback">(props: {
         onChange={(e) => props.onChange(e.target.value === "" ? null : e.target.value)}
         aria-describedby={`${id}-help`}
       >
-        <option value="">Inherit ({props.inherited})</option>
+        <option value="">Inherit: {props.inherited}</option>
         {Object.entries(props.words).map(([value, w]) => (
           <option key={value} value={value}>
             {w.label}
@@ -92,11 +92,11 @@ function SettingsCard(props: {
   };
   const isDefaults = props.target === "defaults";
   const inherited = (field: "security" | "ask" | "askFallback") => {
-    if (isDefaults) return `built-in: ${props.builtIn[field]}`;
+    if (isDefaults) return `${props.builtIn[field]} (built-in)`;
     if (props.effective && props.own[field] === undefined) {
-      return `${props.effective[field]} from ${sourceLabel(props.effective.sources[field] ?? "")}`;
+      return `${props.effective[field]} (${sourceLabel(props.effective.sources[field] ?? "")})`;
     }
-    return "from defaults";
+    return "defaults";
   };
   const effective = (field: "security" | "ask" | "askFallback") =>
     props.effective ? props.effective[field] : (props.own[field] ?? props.builtIn[field]);
