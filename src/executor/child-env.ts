@@ -1,7 +1,10 @@
 // The environment a command runs with (exec-policy.md "Running"): the app's environment plus the
 // request's variables, minus the variables that change how interpreters and the dynamic loader
-// behave. A request may put folders in front of PATH, never replace or reorder the app's PATH.
+// behave. A request may put folders in front of PATH, never replace or reorder the app's PATH, and
+// may not set what the policy would flag as a dangerous assignment (`BASH_ENV`, `GIT_SSH_COMMAND`,
+// `PAGER`, …): `{env: {X: v}}` must not run what `X=v cmd` would have needed a person for.
 import path from "node:path";
+import { dangerousVariable } from "../core/policy/index.js";
 
 export interface ChildEnv {
   env: Record<string, string>;
@@ -54,6 +57,9 @@ export function buildChildEnv(
   for (const [name, value] of Object.entries(requested ?? {})) {
     if (isScrubbedVariable(name, platform)) {
       dropped.add(name);
+    } else if (!isPath(name) && dangerousVariable(platform === "win32" ? name.toUpperCase() : name)) {
+      dropped.add(name);
+      warnings.push(`${name} ignored: a request may not set it (it changes what the command runs)`);
     } else if (isPath(name)) {
       if (pathOverrideAllowed(value, basePath, delimiter)) {
         env[pathName] = value;

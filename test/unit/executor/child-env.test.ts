@@ -33,6 +33,14 @@ describe("child environment", () => {
     expect(dropped).toHaveLength(7);
   });
 
+  it("refuses request variables the policy would flag as dangerous assignments, and says so", () => {
+    const requested = { BASH_ENV: "/tmp/evil.sh", GIT_SSH_COMMAND: "sh -c evil", PAGER: "evil", CI: "1" };
+    const { env, dropped, warnings } = buildChildEnv({ PATH: "/usr/bin", PAGER: "less" }, requested, "linux");
+    expect(env).toEqual({ PATH: "/usr/bin", PAGER: "less", CI: "1" });
+    expect(dropped.sort()).toEqual(["BASH_ENV", "GIT_SSH_COMMAND", "PAGER"]);
+    expect(warnings).toHaveLength(3);
+  });
+
   it("accepts a PATH override that only puts folders in front of the app's PATH", () => {
     const { env, warnings } = buildChildEnv(base, { PATH: "/opt/tools/bin:/usr/bin:/bin" }, "linux");
     expect(env.PATH).toBe("/opt/tools/bin:/usr/bin:/bin");
