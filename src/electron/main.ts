@@ -25,7 +25,16 @@ async function main(): Promise<void> {
     level: env.GATEHOUSE_LOG_LEVEL === "debug" ? "debug" : "info",
     sink: fileLogSink(paths.logsDir),
   });
-  const services = createServices({ env, paths, logger, presenter: null, device: {} });
+  const root = electron.app.getAppPath();
+  // Agents' Claude Code hook runs `gatehouse hook claude` with this Electron binary in Node mode and the
+  // app's own bin/gatehouse.js (inside app.asar when packaged; Node mode reads asar archives).
+  const gatehouseCommand = [
+    "/usr/bin/env",
+    "ELECTRON_RUN_AS_NODE=1",
+    process.execPath,
+    path.join(root, "bin", "gatehouse.js"),
+  ];
+  const services = createServices({ env, paths, logger, presenter: null, device: { gatehouseCommand } });
   const started = await services.start();
   if (started.status !== "listening") {
     electron.dialog.showErrorBox("Gatehouse cannot start", started.message);
@@ -34,7 +43,6 @@ async function main(): Promise<void> {
   }
   const detachUi = services.broker.attachUi();
   const settings = await readJsonFile(paths.settings, SettingsFileSchema);
-  const root = electron.app.getAppPath();
   const shell = startShell({
     electron: api,
     services: uiServicesFrom(services, {
@@ -46,6 +54,7 @@ async function main(): Promise<void> {
       capabilities: services.capabilities,
       device: services.device,
       secrets: services.secrets,
+      tasks: services.tasks,
     }),
     assetsDir: path.join(root, "assets"),
     preload: path.join(here, "preload.cjs"),

@@ -34,6 +34,7 @@ export const PRELOAD_CHANNELS = [
   "settings.rotateSocketToken",
   "settings.openLogs",
   "device.setPaused",
+  "tasks.stop",
   "app.revealPath",
   "app.copyText",
   "app.openExternal",

@@ -572,6 +572,7 @@ export const CHANNELS = [
   "settings.rotateSocketToken",
   "settings.openLogs",
   "device.setPaused",
+  "tasks.stop",
   "app.revealPath",
   "app.copyText",
   "app.openExternal",
@@ -738,6 +739,15 @@ export const CONTRACT = {
   "device.setPaused": {
     request: z.object({ paused: z.boolean() }).strict(),
     response: z.union([Ok, Refusal]),
+  },
+  "tasks.stop": {
+    request: z
+      .object({
+        taskId: z.string().min(1).max(200),
+        subtaskId: z.string().min(1).max(200).nullable().optional(),
+      })
+      .strict(),
+    response: z.union([z.object({ ok: z.literal(true), stopped: z.boolean() }), Refusal]),
   },
   "app.revealPath": { request: z.object({ path: PathText }).strict(), response: z.union([Ok, Refusal]) },
   "app.copyText": { request: z.object({ text: z.string().max(1_000_000) }).strict(), response: Ok },

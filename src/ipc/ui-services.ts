@@ -29,6 +29,8 @@ export interface UiDevice {
 export interface UiTasks {
   list(): RunningTask[];
   onChange(listener: () => void): () => void;
+  /** Stops a running or queued task (the backend is told it was cancelled); false when none matched. */
+  stop?(taskId: string, subtaskId?: string | null): Promise<boolean>;
 }
 
 export interface UiServices {
@@ -88,6 +90,8 @@ export interface CoreServicesLike {
   broker: PromptBroker;
   approvalServer: { address: string | null; connectionCount: number };
   gateDeps: { baseEnv: Env; home: string; now: () => number };
+  /** The task runner, once the composition root builds one. */
+  tasks?: UiTasks | null;
 }
 
 export interface UiExtras {
@@ -133,7 +137,7 @@ export function uiServicesFrom(core: CoreServicesLike, extras: UiExtras): UiServ
     capabilities: extras.capabilities ?? null,
     device: extras.device ?? null,
     secrets: extras.secrets ?? null,
-    tasks: extras.tasks ?? null,
+    tasks: extras.tasks ?? core.tasks ?? null,
     now: core.gateDeps.now,
     ...(extras.platform ? { platform: extras.platform } : {}),
   };

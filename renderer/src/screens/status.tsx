@@ -147,6 +147,9 @@ export function StatusScreen(props: { pending: number; onReview: () => void }) {
                 <th scope="col">Agent</th>
                 <th scope="col">Folder</th>
                 <th scope="col">Started</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -159,6 +162,23 @@ export function StatusScreen(props: { pending: number; onReview: () => void }) {
                   <td>{t.agent}</td>
                   <td className="mono wrap">{t.workdir ?? "—"}</td>
                   <td>{relativeTime(t.startedAt, now)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="link-button danger"
+                      aria-label={`Stop task ${t.taskId}`}
+                      onClick={() =>
+                        void call("tasks.stop", { taskId: t.taskId, subtaskId: t.subtaskId }).then((r) => {
+                          setProblem(
+                            r.ok ? (r.stopped ? null : "That task had already finished.") : r.reason,
+                          );
+                          status.reload();
+                        })
+                      }
+                    >
+                      Stop
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -26,7 +26,9 @@ export function matchesActivity(record: AuditRecord, query: ActivityQuery): bool
   return true;
 }
 
-export function statusHandlers(ctx: HandlerContext): Pick<Handlers, "status.get" | "activity.list"> {
+export function statusHandlers(
+  ctx: HandlerContext,
+): Pick<Handlers, "status.get" | "activity.list" | "tasks.stop"> {
   const s = ctx.services;
   return {
     "status.get": async () => {
@@ -50,6 +52,11 @@ export function statusHandlers(ctx: HandlerContext): Pick<Handlers, "status.get"
         pending: s.broker.size,
         tasks: s.tasks?.list() ?? [],
       };
+    },
+    "tasks.stop": async ({ taskId, subtaskId }) => {
+      const tasks = s.tasks;
+      if (!tasks?.stop) return { ok: false, reason: "Tasks cannot be stopped from this app." };
+      return { ok: true, stopped: await tasks.stop(taskId, subtaskId ?? null) };
     },
     "activity.list": async (query) => {
       const wanted = query.limit ?? 300;

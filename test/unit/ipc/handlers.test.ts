@@ -436,3 +436,58 @@ describe("capabilities and workdir channels", () => {
     expect(check.code).toBe("outside-allowed-roots");
   });
 });
+
+describe("running tasks", () => {
+  /** A small fake of the task runner's UI surface (the real one needs an agent CLI run). */
+  function fakeRunner() {
+    const listeners = new Set<() => void>();
+    const running = [{ taskId: "42", subtaskId: "7", agent: "claude-code", workdir: "/w/42", startedAt: 1 }];
+    return {
+      stopped: [] as Array<[string, string | null | undefined]>,
+      list: () => [...running],
+      onChange: (listener: () => void) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+      async stop(taskId: string, subtaskId?: string | null) {
+        this.stopped.push([taskId, subtaskId]);
+        const before = running.length;
+        running.splice(0, running.length, ...running.filter((t) => t.taskId !== taskId));
+        listeners.forEach((l) => l());
+        return running.length < before;
+      },
+    };
+  }
+
+  it("the composition root's task runner is what the status lists (nothing runs yet)", async () => {
+    expect(f.ui.tasks).toBe(f.services.tasks);
+    expect((await value<{ tasks: unknown[] }>("status.get", {})).tasks).toEqual([]);
+  });
+
+  it("lists running tasks in the status, stops one from the UI, and pushes the new list", async () => {
+    await f.close();
+    const runner = fakeRunner();
+    f = await startRouterFixture({ ui: (ui) => ({ ...ui, tasks: runner }) });
+    const fx = f;
+    const status = await value<{ tasks: unknown[] }>("status.get", {});
+    expect(status.tasks).toEqual([
+      { taskId: "42", subtaskId: "7", agent: "claude-code", workdir: "/w/42", startedAt: 1 },
+    ]);
+    const pushed: unknown[] = [];
+    fx.router.subscribe("status.tasks", (payload) => pushed.push(payload));
+    expect(await value("tasks.stop", { taskId: "42", subtaskId: "7" })).toEqual({ ok: true, stopped: true });
+    expect(runner.stopped).toEqual([["42", "7"]]);
+    expect(pushed).toEqual([{ tasks: [] }]);
+    expect(await value("tasks.stop", { taskId: "42" })).toEqual({ ok: true, stopped: false });
+  });
+
+  it("says so when no task runner is wired in", async () => {
+    await f.close();
+    f = await startRouterFixture({ ui: (ui) => ({ ...ui, tasks: null }) });
+    expect(await value("tasks.stop", { taskId: "1" })).toEqual({
+      ok: false,
+      reason: "Tasks cannot be stopped from this app.",
+    });
+    expect((await value<{ tasks: unknown[] }>("status.get", {})).tasks).toEqual([]);
+  });
+});

@@ -46,6 +46,7 @@ const INVALID: Record<Channel, unknown> = {
   "settings.rotateSocketToken": { token: "mine" },
   "settings.openLogs": { path: "/" },
   "device.setPaused": { paused: "true" },
+  "tasks.stop": { taskId: 42 },
   "app.revealPath": { path: ["/"] },
   "app.copyText": {},
   "app.openExternal": { href: "https://example.com" },
