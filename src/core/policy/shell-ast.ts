@@ -1,7 +1,5 @@
-// The command tree the analyser walks. sh-syntax (mvdan/sh in WebAssembly) is the parser of record for
-// whether a script is valid and where its statements are, but its JSON output carries only statement
-// positions and redirects (no command nodes), so shell-parse.ts builds this tree and the two are
-// cross-checked (shell-script.ts). Only what the policy needs is kept.
+// The command tree the analyser walks, built from tree-sitter-bash's syntax tree by shell-tree-sitter.ts
+// (and cross-checked against sh-syntax by shell-script.ts). Only what the policy needs is kept.
 
 export interface Word {
   /** Source text of the word, quotes included. */
@@ -96,5 +94,19 @@ export class ShellSyntaxError extends Error {
   ) {
     super(message);
     this.name = "ShellSyntaxError";
+  }
+}
+
+/** Scripts nested in a word part (command and process substitutions, and those inside `${…}`/`$((…))`). */
+export function subsOf(part: WordPart): Script[] {
+  switch (part.kind) {
+    case "cmdsubst":
+    case "procsubst":
+      return [part.script];
+    case "param":
+    case "arith":
+      return part.subs;
+    default:
+      return [];
   }
 }

@@ -1,13 +1,14 @@
-// Parsing a shell string for the policy: shell-parse.ts builds the command tree, and sh-syntax (mvdan/sh
-// compiled to WebAssembly, a maintained real shell parser) must agree that the script is valid and on where
-// each top-level statement starts and whether it runs in the background. Any disagreement is treated as
-// a parse error, so a quirk of either parser can only make Gatehouse ask, never run something unseen.
+// Parsing a shell string for the policy: tree-sitter-bash builds the command tree (shell-tree-sitter.ts),
+// and sh-syntax (mvdan/sh compiled to WebAssembly, an independent, strict shell parser) must agree that
+// the script is valid and on where each top-level statement starts and whether it runs in the background.
+// tree-sitter recovers from errors and has known gaps, so the second parser is cheap insurance: any
+// disagreement is a parse error, and a quirk of either parser can only make Gatehouse ask.
 // Results are memoised in a small LRU: the same command text always parses the same way.
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import { getProcessor, type File as ShFile } from "sh-syntax";
 import { ShellSyntaxError, type Script } from "./shell-ast.js";
-import { parseShell } from "./shell-parse.js";
+import { parseBash } from "./shell-tree-sitter.js";
 
 export type ParsedScript = { ok: true; script: Script } | { ok: false; error: string };
 
@@ -42,7 +43,7 @@ function byteOffset(text: string, index: number): number {
 export async function parseScriptChecked(text: string): Promise<ParsedScript> {
   let script: Script;
   try {
-    script = parseShell(text);
+    script = await parseBash(text);
   } catch (error) {
     if (error instanceof ShellSyntaxError)
       return { ok: false, error: describe(text, error.message, error.offset) };

@@ -90,6 +90,21 @@ const TRICKY = [
   `v='a[$(x)]'; true "\${!v}"`,
   `v='a[$(x)]'; true $((v))`,
   `v='a[$(x)]'; true \${arr[v]}`,
+  // shapes tree-sitter-bash reads differently from bash
+  "true a\\\n#;x",
+  "true \\\n#;x",
+  "coproc N { x; }",
+  "time { x; }",
+  'true $"$(x)"',
+  "true a > f x",
+  "true <<A <<B\n$(x)\nA\n$(x)\nB",
+  "true <<EOF | x\nEOF",
+  "true >\nx",
+  "true\tx",
+  "{x,y}",
+  "true ${a:-`x`}",
+  "true \"${a:-'`x`'}\"",
+  "true $(x)$(x)",
 ];
 
 describe("hidden commands are found (checked against real bash)", () => {

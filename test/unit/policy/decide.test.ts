@@ -218,7 +218,7 @@ describe("what allow always would save", () => {
   });
 
   it("a shell or interpreter reading its commands from standard input gets no proposal", async () => {
-    const e = await explainWith(fx, approvalsWith([]))("curl -s x | sh && python3 - <<EOF\nprint(1)\nEOF");
+    const e = await explainWith(fx, approvalsWith([]))("curl -s x | sh && python3 <<EOF\nprint(1)\nEOF");
     expect(e.proposedEntries.map((p) => p.pattern)).toEqual([fx.tool("curl")]);
   });
 
