@@ -4,8 +4,9 @@
 // group and process below the agent, SIGKILL after the grace period (exec-policy.md "Running"), so a
 // cancelled task leaves nothing behind.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { signalProcessGroup } from "../kill-tree.js";
-import { processTree, readProcessTable, type ProcessInfo } from "./process-table.js";
+import { processesWithEnv, processTree, readProcessTable, type ProcessInfo } from "./process-table.js";
 
 export const DEFAULT_AGENT_KILL_GRACE_MS = 3_000;
 /** After the agent exits, how long leftover descendants may hold stdout open before reading stops. */
@@ -13,6 +14,8 @@ export const STDOUT_GRACE_MS = 1_000;
 const STDERR_TAIL_CHARS = 4_000;
 /** A single output line longer than this is dropped (memory stays bounded whatever the agent prints). */
 const MAX_LINE_CHARS = 32 * 1024 * 1024;
+/** Set to a fresh random value in every agent's environment: its descendants carry it too. */
+export const RUN_MARKER_VARIABLE = "GATEHOUSE_AGENT_RUN";
 
 export interface AgentLaunch {
   file: string;
@@ -45,11 +48,12 @@ export interface AgentProcess {
 export function startAgentProcess(launch: AgentLaunch, onLine: (line: string) => void): AgentProcess {
   const platform = launch.platform ?? process.platform;
   const grace = launch.killGraceMs ?? DEFAULT_AGENT_KILL_GRACE_MS;
+  const marker = `${RUN_MARKER_VARIABLE}=${randomBytes(12).toString("hex")}`;
   let child: ChildProcess;
   try {
     child = spawn(launch.file, launch.args, {
       cwd: launch.cwd,
-      env: launch.env,
+      env: { ...launch.env, [RUN_MARKER_VARIABLE]: marker.slice(RUN_MARKER_VARIABLE.length + 1) },
       stdio: [launch.stdin === null ? "ignore" : "pipe", "pipe", "pipe"],
       detached: platform !== "win32", // its own process group: one signal reaches every descendant
       windowsHide: true,
@@ -139,7 +143,7 @@ export function startAgentProcess(launch: AgentLaunch, onLine: (line: string) =>
       stopping =
         pid === undefined
           ? exited
-          : Promise.all([endProcessTree(pid, grace, platform, () => leaderExited), exited]).then(
+          : Promise.all([endProcessTree(pid, grace, platform, () => leaderExited, marker), exited]).then(
               ([, exit]) => exit,
             );
       return stopping;
@@ -151,25 +155,36 @@ const POLL_MS = 50;
 
 /**
  * Ends the agent and everything it started: SIGTERM to its group and to every group and process found
- * below it, SIGKILL to whatever is still alive when the grace period is over. The tree is read before
- * the first signal, while the parent links still lead from the agent to its descendants.
+ * below it, SIGKILL to whatever is still alive when the grace period is over. The tree is read (frozen
+ * with SIGSTOP) before the first SIGTERM, while the parent links still lead from the agent to its
+ * descendants.
  */
 export async function endProcessTree(
   pid: number,
   graceMs: number,
   platform: NodeJS.Platform,
   leaderGone: () => boolean,
+  /** `NAME=value` every process of the run carries in its environment (Linux finds them by it). */
+  marker: string | null = null,
 ): Promise<void> {
   const deadline = Date.now() + graceMs;
   const known = new Map<number, ProcessInfo>();
   const scan = async (): Promise<Set<number>> => {
     const table = await readProcessTable(platform);
-    const roots = [pid, ...known.keys(), ...table.filter((p) => p.pgid === pid).map((p) => p.pid)];
+    const roots = [
+      pid,
+      ...known.keys(),
+      ...table.filter((p) => p.pgid === pid).map((p) => p.pid),
+      ...(marker ? processesWithEnv(marker, platform) : []),
+    ];
     for (const info of processTree(roots, table)) known.set(info.pid, info);
     return new Set(table.filter((p) => !p.zombie).map((p) => p.pid));
   };
   const signalAll = (signal: NodeJS.Signals, live: Set<number>) => {
-    signalProcessGroup(pid, signal, platform); // the agent's own group (taskkill /T on Windows)
+    // The agent's own group (taskkill /T on Windows); once the agent is gone, only while members remain,
+    // so a recycled pid is never signalled.
+    const members = [...known.values()].some((info) => info.pgid === pid && live.has(info.pid));
+    if (!leaderGone() || members) signalProcessGroup(pid, signal, platform);
     const groups = new Set<number>();
     for (const info of known.values()) {
       if (!live.has(info.pid) || info.pgid === pid) continue;
@@ -189,7 +204,18 @@ export async function endProcessTree(
   const anyAlive = (live: Set<number>) => !leaderGone() || [...known.keys()].some((p) => live.has(p));
 
   let live = await scan();
+  if (platform !== "win32" && !leaderGone()) {
+    // Freeze the tree while it is read: a stopped process can neither start new ones nor exit and
+    // leave its children orphaned (their parent link to the agent lost) between two reads.
+    for (let round = 0; round < 5; round++) {
+      const before = known.size;
+      signalAll("SIGSTOP", live);
+      live = await scan();
+      if (known.size === before) break;
+    }
+  }
   signalAll("SIGTERM", live);
+  if (platform !== "win32") signalAll("SIGCONT", live); // so the SIGTERM is handled
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     live = await scan();
@@ -197,4 +223,10 @@ export async function endProcessTree(
   }
   live = await scan();
   signalAll("SIGKILL", live);
+  // SIGKILL cannot be refused; wait the moment it takes so "stopped" means gone.
+  const killedBy = Date.now() + 1_000;
+  while (anyAlive(live) && Date.now() < killedBy) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS / 2));
+    live = await scan();
+  }
 }

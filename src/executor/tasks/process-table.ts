@@ -84,3 +84,25 @@ export function processTree(roots: Iterable<number>, table: readonly ProcessInfo
   }
   return out;
 }
+
+/**
+ * Linux: pids whose environment holds `entry` (`NAME=value`). Every process an agent starts inherits
+ * its environment, so this also finds what left the tree (double-forked daemons, orphans of a shell
+ * that already exited). Elsewhere: none (the parent links have to do).
+ */
+export function processesWithEnv(entry: string, platform: NodeJS.Platform = process.platform): number[] {
+  if (platform !== "linux") return [];
+  const out: number[] = [];
+  const needle = Buffer.from(`\0${entry}\0`);
+  const first = Buffer.from(`${entry}\0`);
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const environ = readFileSync(`/proc/${name}/environ`);
+      if (environ.includes(needle) || environ.subarray(0, first.length).equals(first)) out.push(Number(name));
+    } catch {
+      // gone, or another user's process
+    }
+  }
+  return out;
+}

@@ -36,6 +36,22 @@ export interface AgentSession {
   cwd: string;
 }
 
+/** Agent sessions kept for resuming; the least recently used go first beyond this. */
+export const MAX_AGENT_SESSIONS = 1_000;
+
+export function rememberSession(
+  sessions: Map<string, AgentSession>,
+  taskId: string,
+  session: AgentSession,
+): void {
+  sessions.delete(taskId); // re-inserted last: the map's order is least recently used first
+  sessions.set(taskId, session);
+  for (const oldest of sessions.keys()) {
+    if (sessions.size <= MAX_AGENT_SESSIONS) break;
+    sessions.delete(oldest);
+  }
+}
+
 /** What a turn shares with the runner. */
 export interface TurnContext {
   options: TaskRunnerOptions;
@@ -267,7 +283,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     switch (event.kind) {
       case "session":
         sawSession = true;
-        ctx.sessions.set(taskId, { runtime, resumeId: event.id, cwd });
+        rememberSession(ctx.sessions, taskId, { runtime, resumeId: event.id, cwd });
         break;
       case "text":
         stream.message(event.text);

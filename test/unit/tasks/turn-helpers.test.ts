@@ -5,7 +5,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveAgentBinary } from "../../../src/executor/tasks/agent-binary.js";
 import { processTree, type ProcessInfo } from "../../../src/executor/tasks/process-table.js";
-import { describeAgentExit, withExtraArgs } from "../../../src/executor/tasks/task-turn.js";
+import {
+  describeAgentExit,
+  MAX_AGENT_SESSIONS,
+  rememberSession,
+  withExtraArgs,
+  type AgentSession,
+} from "../../../src/executor/tasks/task-turn.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 let t: TempHome;
@@ -161,5 +167,19 @@ describe("processTree", () => {
         .map((p) => p.pid)
         .sort((a, b) => a - b),
     ).toEqual([11, 12, 13]);
+  });
+});
+
+describe("rememberSession", () => {
+  it("keeps the most recently used agent sessions up to the limit", () => {
+    const sessions = new Map<string, AgentSession>();
+    const session = (id: string): AgentSession => ({ runtime: "claude-code", resumeId: id, cwd: "/w" });
+    for (let i = 0; i < MAX_AGENT_SESSIONS; i++) rememberSession(sessions, String(i), session(`s${i}`));
+    rememberSession(sessions, "0", session("s0-again")); // used again: now the newest
+    rememberSession(sessions, "new", session("fresh"));
+    expect(sessions.size).toBe(MAX_AGENT_SESSIONS);
+    expect(sessions.has("1")).toBe(false);
+    expect(sessions.get("0")!.resumeId).toBe("s0-again");
+    expect(sessions.get("new")!.resumeId).toBe("fresh");
   });
 });
