@@ -20,11 +20,12 @@ import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { SkillCatalogue } from "./core/skills/index.js";
-import { WorkdirService } from "./core/workdir/index.js";
+import { WorkdirFatal, WorkdirService } from "./core/workdir/index.js";
 import { createBackendCommands } from "./device/backend-command.js";
 import type { ConnectionTimings } from "./device/connection.js";
 import { DeviceService } from "./device/device-service.js";
 import { AuditLog } from "./executor/audit-log.js";
+import { UsageRecorder } from "./executor/usage-recorder.js";
 import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
@@ -104,6 +105,14 @@ export function createServices(options: ServicesOptions): Services {
   const broker = new PromptBroker({ now, maxPending: options.limits?.maxPendingPrompts ?? 32 });
   if (options.presenter) broker.attach(options.presenter);
 
+  // Audit lines and last-used notes are written off the answer's path; stop() waits for them.
+  const backgroundWork = new Set<Promise<void>>();
+  const background = (work: Promise<void>) => {
+    const tracked = work.catch((error: unknown) => logger.warn("background write failed", { error }));
+    backgroundWork.add(tracked);
+    void tracked.finally(() => backgroundWork.delete(tracked));
+  };
+  const usage = new UsageRecorder(approvals, logger.child("usage"), { now });
   const gateDeps: Omit<GateDeps, "prompt"> = {
     approvals,
     audit,
@@ -111,6 +120,8 @@ export function createServices(options: ServicesOptions): Services {
     home: paths.home,
     now,
     logger: logger.child("gate"),
+    background,
+    usage,
     ...(options.onExecEvent ? { onEvent: options.onExecEvent } : {}),
   };
   const gate: ApprovalGate = {
@@ -123,8 +134,15 @@ export function createServices(options: ServicesOptions): Services {
         now: now(),
       }),
     decide: (request, prompt) => decideCommand(request, { ...gateDeps, prompt }),
-    run: (request, prompt) => gateAndRun(request, { ...gateDeps, prompt }),
+    run: (request, prompt, recheckCwd) =>
+      gateAndRun(request, { ...gateDeps, prompt, ...(recheckCwd ? { recheckCwd } : {}) }),
   };
+
+  // The device side owns the workdir service, which also decides where socket `exec.run`s run.
+  const side = options.device ? createDeviceSide(options, options.device, gateDeps, broker) : null;
+  const cwdResolver =
+    options.cwdResolver ??
+    (side ? workdirCwdResolver(side.workdir) : defaultCwdResolver(paths.defaultWorkspaceRoot, paths.home));
 
   const approvalServer = new ApprovalServer({
     executorHome: paths.executorHome,
@@ -134,14 +152,13 @@ export function createServices(options: ServicesOptions): Services {
       broker,
       home: paths.home,
       defaultCwd: paths.defaultWorkspaceRoot,
-      cwdResolver: options.cwdResolver ?? defaultCwdResolver(paths.defaultWorkspaceRoot, paths.home),
+      cwdResolver,
     }),
     logger: logger.child("socket"),
     ...(options.limits ? { limits: options.limits } : {}),
     now,
   });
 
-  const side = options.device ? createDeviceSide(options, options.device, gateDeps, broker) : null;
   let listening = false;
 
   return {
@@ -178,6 +195,8 @@ export function createServices(options: ServicesOptions): Services {
       if (side) await side.stop();
       broker.close();
       await approvalServer.close();
+      await usage.idle();
+      await Promise.all(backgroundWork);
       listening = false;
     },
   };
@@ -289,5 +308,23 @@ function createDeviceSide(
       await connection.idle();
       await skills.stopWatching();
     },
+  };
+}
+
+/** Socket `exec.run`: the session's workdir (workdir.md), with the re-check right before the spawn. */
+function workdirCwdResolver(workdir: WorkdirService): CwdResolver {
+  return async (sessionKey, requestedCwd) => {
+    try {
+      const resolution = await workdir.resolveForSession(sessionKey, requestedCwd ?? null);
+      return {
+        ok: true,
+        cwd: resolution.cwd,
+        fallback: resolution.fallback,
+        recheck: () => workdir.recheckForSpawn(resolution),
+      };
+    } catch (error) {
+      if (error instanceof WorkdirFatal) return { ok: false, message: error.message };
+      throw error;
+    }
   };
 }

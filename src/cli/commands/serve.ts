@@ -64,7 +64,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     presenter = createAskViaPresenter({ target, logger: logger.child("ask-via") });
   }
 
-  const services = createServices({ env: ctx.env, paths: ctx.paths, logger, presenter });
+  // The whole runner: approval socket, and — when a backend is configured — the device connection,
+  // capability sync and agent tasks, exactly as the tray app builds them.
+  const services = createServices({ env: ctx.env, paths: ctx.paths, logger, presenter, device: {} });
   const started = await services.start();
   if (started.status !== "listening") {
     ctx.stderr.write(`gatehouse serve: ${started.message}\n`);
@@ -77,8 +79,14 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     : "no presenter: askFallback decides prompts";
   logger.info(`serving (${prompts})`);
   printLine(ctx, `Gatehouse is serving ${ctx.paths.executorHome} on ${started.address}`);
+  let lastLogged = "";
+  const stopLogging = services.device?.onState((state) => {
+    const line = `backend: ${state.state}${state.lastError ? ` (${state.lastError})` : ""}`;
+    if (line !== lastLogged) logger.info((lastLogged = line));
+  });
   const signal = await stopped;
   logger.info(`stopping on ${signal}`);
+  stopLogging?.();
   presenter?.close?.();
   await services.stop();
   return 0;
