@@ -4,7 +4,7 @@
 // return taken as a blank, `coproc NAME {…}`, `$"…"`, backslashes in backticks, quotes inside `${…}`…) is a
 // ShellSyntaxError: the analyser turns it into a `parse-error` flag and a person decides. Never a guess.
 import { createRequire } from "node:module";
-import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+import { Language, Parser, type Tree } from "web-tree-sitter";
 import {
   ShellSyntaxError,
   subsOf,
@@ -18,6 +18,7 @@ import {
   type Word,
   type WordPart,
 } from "./shell-ast.js";
+import { copySyntaxTree, type SyntaxNode as Node } from "./shell-syntax-node.js";
 import { decodeAnsiC, doubleQuotedLiteral, paramRisk, unquotedParts } from "./shell-word-text.js";
 
 type CompoundCommand = Extract<Command, { kind: "compound" }>;
@@ -85,7 +86,14 @@ export async function parseBash(text: string): Promise<Script> {
   const tree: Tree | null = p.parse(text);
   if (!tree) throw new ShellSyntaxError("the shell parser gave no result", 0);
   try {
-    return new TreeReader(text).program(tree.rootNode);
+    const cursor = tree.walk();
+    let root: Node;
+    try {
+      root = copySyntaxTree(cursor);
+    } finally {
+      cursor.delete();
+    }
+    return new TreeReader(text).program(root);
   } catch (error) {
     // a stack overflow on absurdly deep input is a refusal like any other
     if (error instanceof RangeError) throw new ShellSyntaxError("nested too deeply to analyse", 0);
@@ -96,12 +104,7 @@ export async function parseBash(text: string): Promise<Script> {
 }
 
 function kids(node: Node): Node[] {
-  const out: Node[] = [];
-  for (let i = 0; i < node.childCount; i++) {
-    const child = node.child(i);
-    if (child) out.push(child);
-  }
-  return out;
+  return node.children;
 }
 
 class TreeReader {
