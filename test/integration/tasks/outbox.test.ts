@@ -1,18 +1,15 @@
 // A task's terminal event while the backend is unreachable (device-protocol.md §6.2): kept on disk in
 // E/outbox and sent once after the next registration — after a backend restart, and after the runner
-// itself was killed and started again on the same home. Real Claude Code, real app, real backend; the
+// itself (`gatehouse serve`, a child process) was killed and started again on the same home. Real Claude Code, real app, real backend; the
 // scripted model is the only fake. The turn waits in a Bash loop until the test creates a file.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { readStatusFile } from "../../../src/device/status-file.js";
 import { outboxDir } from "../../../src/device/terminal-outbox.js";
 import { startTestBackend, type TestBackend } from "../../backend/server.js";
-import { REPO_ROOT } from "../../support/cli.js";
 import {
   startScriptedAnthropic,
   toolThenText,
@@ -20,6 +17,7 @@ import {
 } from "../../support/scripted-anthropic.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
+import { startServe, type ServeProcess } from "../approval-server/serve-process.js";
 import {
   completedText,
   DEVICE_ID,
@@ -32,7 +30,6 @@ import {
   type TaskApp,
 } from "./harness.js";
 
-const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), "runner-child.mjs");
 const FINAL = "Finished while the backend was away. ✓";
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -121,7 +118,7 @@ describe.skipIf(!HAVE_CLAUDE)("terminal events while the backend is unreachable"
     expect(a.eventsOf(12001).filter((e) => e.event === "response.created")).toHaveLength(1);
   });
 
-  it("the runner is killed after the task ended offline: started again on the same home, it sends the event exactly once", async () => {
+  it("gatehouse serve is killed after the task ended offline: started again on the same home, it sends the event exactly once", async () => {
     const t = await makeTempHome("gh-outbox-restart-");
     cleanups.push(() => t.cleanup());
     const go = path.join(t.home, "go");
@@ -132,29 +129,11 @@ describe.skipIf(!HAVE_CLAUDE)("terminal events while the backend is unreachable"
     await trustThisMachine(t);
     const env = taskEnv(t, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "scripted-key" });
 
-    const startRunner = async (): Promise<ChildProcess> => {
-      const child = spawn(process.execPath, [CHILD], {
-        env,
-        cwd: REPO_ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let out = "";
-      let err = "";
-      child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
-      child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
-      const exited = new Promise((resolve) => child.on("exit", resolve));
-      cleanups.push(async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-        await exited;
-      });
-      await waitFor(
-        () => {
-          if (child.exitCode !== null) throw new Error(`runner-child exited: ${err}`);
-          return out.includes("READY");
-        },
-        { what: "the runner to start", timeoutMs: 30_000 },
-      );
-      return child;
+    // The runner is the real `gatehouse serve` (the whole device side, as the tray app builds it).
+    const startRunner = async (): Promise<ServeProcess> => {
+      const serve = await startServe(env);
+      cleanups.push(() => serve.stop("SIGKILL"));
+      return serve;
     };
 
     const first = await startRunner();
@@ -182,9 +161,7 @@ describe.skipIf(!HAVE_CLAUDE)("terminal events while the backend is unreachable"
       what: "the completed event kept on disk",
       timeoutMs: 60_000,
     });
-    const killed = new Promise((resolve) => first.on("exit", resolve));
-    first.kill("SIGKILL");
-    await killed;
+    await first.stop("SIGKILL");
     expect(existsSync(path.join(outboxDir(t.paths.executorHome), "13001.json"))).toBe(true);
 
     await backend.start();
