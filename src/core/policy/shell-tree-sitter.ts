@@ -190,8 +190,9 @@ class TreeReader {
     if (spaced && !blank) this.fail("two words run together where bash reads one", b);
   }
 
-  private checkGaps(nodes: Node[]): void {
-    for (let i = 1; i < nodes.length; i++) this.checkGap(nodes[i - 1] as Node, nodes[i] as Node);
+  private checkGaps(nodes: Node[], inline = false): void {
+    for (let i = 1; i < nodes.length; i++)
+      this.checkGap(nodes[i - 1] as Node, nodes[i] as Node, false, inline);
   }
 
   private nested<T>(node: Node, read: () => T): T {
@@ -412,7 +413,7 @@ class TreeReader {
 
   private simple(node: Node, pipeline: Pipeline): Command {
     const children = kids(node);
-    this.checkGaps(children);
+    this.checkGaps(children, true); // a newline ends a simple command
     const assigns: Assignment[] = [];
     const words: Word[] = [];
     const wordNodes: Node[] = [];
@@ -524,7 +525,7 @@ class TreeReader {
 
   private declaration(node: Node): Command {
     const children = kids(node);
-    this.checkGaps(children);
+    this.checkGaps(children, true); // a newline ends a simple command
     const words: Word[] = [];
     const redirs: Redirect[] = [];
     let prev: Node | null = null;
@@ -698,7 +699,7 @@ class TreeReader {
       if (field === "variable" && child.type === "variable_name" && i === 1) continue;
       if (child.type === "in" || child.type === ";" || child.type === "comment") continue;
       if (field === "value" && WORD_NODES.has(child.type)) {
-        if (prev) this.checkGap(prev, child, true);
+        if (prev) this.checkGap(prev, child, true, true); // a newline ends the list
         prev = child;
         words.push(this.word(child));
         continue;
@@ -805,7 +806,7 @@ class TreeReader {
     };
     for (const child of children.slice(1, -1)) collect(child);
     const all = [children[0] as Node, ...leaves, children.at(-1) as Node];
-    for (let i = 1; i < all.length; i++) this.checkGap(all[i - 1] as Node, all[i] as Node, true);
+    for (let i = 1; i < all.length; i++) this.checkGap(all[i - 1] as Node, all[i] as Node, true, true);
     const words = all.map((leaf) =>
       WORD_NODES.has(leaf.type) ? this.word(leaf) : literalWord(this.textOf(leaf)),
     );

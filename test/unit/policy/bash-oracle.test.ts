@@ -105,6 +105,9 @@ const TRICKY = [
   "true ${a:-`x`}",
   "true \"${a:-'`x`'}\"",
   "true $(x)$(x)",
+  "[ \nx ]",
+  "true $([ \nx ])",
+  "true $(2>/dev/null \n x)",
 ];
 
 describe("hidden commands are found (checked against real bash)", () => {

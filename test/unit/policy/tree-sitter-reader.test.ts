@@ -45,6 +45,8 @@ describe("constructs tree-sitter-bash misreads are refused", () => {
     ["< inside [ ] (a redirect to bash)", "[ a < b ]"],
     ["&& inside [ ] (a list to bash)", "[ a && b ]"],
     ["a redirect target on the next line", "ls >\nx"],
+    ["[ with its words on the next line (a new command to bash)", "echo $([ \nrm x ])"],
+    ["a command name on the line after its redirects", "echo $(2>a[> b \n ]rm x)"],
     ["words after a redirect target", "echo a > f b"],
     ["time after a pipe", "ls | time git status"],
     ["a backtick inside ${…}", "echo ${a:-`rm x`}"],
