@@ -6,7 +6,7 @@ import type { WorkdirService } from "../core/workdir/service.js";
 import { WorkdirFatal, type WorkdirResolution } from "../core/workdir/types.js";
 import type { CommandAck, CommandPort, GatedCommandResult, RunGated } from "./deps.js";
 import { ExecuteCommandPayloadSchema, type ExecuteCommandPayload } from "./event-schemas.js";
-import { positiveInt } from "./task-events.js";
+import { positiveInt } from "../core/tasks/task-events.js";
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const MAX_TIMEOUT_SECONDS = 600;

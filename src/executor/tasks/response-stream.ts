@@ -1,7 +1,7 @@
 // The task event stream of one run (device-protocol.md §6.2) with its rules enforced in one place:
 // `response.created` first, then progress notes, text deltas with code-point offsets and tool blocks,
 // then exactly one terminal event (completed, error or incomplete) and nothing after it.
-import type { TaskEventSink } from "../../device/deps.js";
+import type { TaskEventSink } from "../../core/tasks/task-registry.js";
 import {
   blockEvent,
   outputTextDelta,
@@ -12,7 +12,7 @@ import {
   taskError,
   type TaskRun,
   type ToolBlock,
-} from "../../device/task-events.js";
+} from "../../core/tasks/task-events.js";
 
 /** Tool input and output larger than this are cut (the backend takes at most 1,000,000 bytes per message). */
 export const BLOCK_TEXT_LIMIT = 16_000;

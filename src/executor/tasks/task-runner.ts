@@ -7,9 +7,9 @@
 // started; the rest wait in a FIFO queue.
 import type { Logger } from "../../core/log.js";
 import type { RuntimeKind } from "../../core/runtime/index.js";
-import type { TaskEventSink, TaskRegistry, TaskSnapshot } from "../../device/deps.js";
-import { RememberedCancels } from "../../device/idle-task-registry.js";
-import { newTaskRun, taskRunIdentity } from "../../device/task-events.js";
+import type { TaskEventSink, TaskRegistry, TaskSnapshot } from "../../core/tasks/task-registry.js";
+import { RememberedCancels } from "../../core/tasks/remembered-cancels.js";
+import { newTaskRun, taskRunIdentity } from "../../core/tasks/task-events.js";
 import type { AgentProcess } from "./agent-process.js";
 import type { DeviceFacts, TaskRunnerOptions } from "./deps.js";
 import { ResponseStream } from "./response-stream.js";

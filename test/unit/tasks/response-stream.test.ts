@@ -2,7 +2,7 @@
 // tool blocks, and exactly one terminal event.
 import { describe, expect, it } from "vitest";
 import type { TaskEventSink } from "../../../src/device/deps.js";
-import { newTaskRun } from "../../../src/device/task-events.js";
+import { newTaskRun } from "../../../src/core/tasks/task-events.js";
 import { BLOCK_TEXT_LIMIT, ResponseStream } from "../../../src/executor/tasks/response-stream.js";
 
 interface Sent {
