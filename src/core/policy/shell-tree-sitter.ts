@@ -22,6 +22,8 @@ import { copySyntaxTree, type SyntaxNode as Node } from "./shell-syntax-node.js"
 import { decodeAnsiC, doubleQuotedLiteral, paramRisk, unquotedParts } from "./shell-word-text.js";
 
 type CompoundCommand = Extract<Command, { kind: "compound" }>;
+type FlatItem =
+  { kind: "command"; node: Node; redirs: Node[] } | { kind: "op"; node: Node } | { kind: "not"; node: Node };
 
 const MAX_NESTING = 64;
 /** Between two tokens of a command only blanks, line continuations, newlines and comments may stand. */
@@ -254,84 +256,97 @@ class TreeReader {
     });
   }
 
-  /** `a && b || c`, as pipelines. */
+  /**
+   * `a && b | c`, as bash groups it: an and-or list of pipelines. tree-sitter-bash sometimes groups the same
+   * tokens differently (`a && b 2>&1 | c` as a pipeline whose first part is the list `a && b 2>&1`), so the
+   * tree is flattened into its commands and operators in source order and regrouped by bash's rules.
+   */
   private andOr(node: Node): Pipeline[] {
-    if (node.type === "list") {
-      // lists nest to the left (`(a && b) || c`); walked as a loop so long chains cannot overflow the stack
-      const operands: Node[] = [];
-      let list: Node = node;
-      for (;;) {
-        const children = kids(list).filter((c) => c.type !== "comment");
-        this.checkGaps(children);
-        const [left, op, right, ...extra] = children;
-        if (!left || !right || extra.length || (op?.type !== "&&" && op?.type !== "||")) {
-          return this.unexpected(list, "(an and-or list)");
+    const items: FlatItem[] = [];
+    this.flatten(node, items);
+    const pipelines: Pipeline[] = [];
+    let pipeline: Pipeline = { commands: [], negated: false, timed: false };
+    let expectCommand = true;
+    for (const item of items) {
+      if (item.kind === "op") {
+        if (expectCommand) this.unexpected(item.node, "here");
+        expectCommand = true;
+        if (item.node.type === "&&" || item.node.type === "||") {
+          pipelines.push(pipeline);
+          pipeline = { commands: [], negated: false, timed: false };
         }
-        operands.unshift(right);
-        if (left.type !== "list") {
-          operands.unshift(left);
-          break;
-        }
-        list = left;
-      }
-      return operands.flatMap((operand) => this.andOr(operand));
-    }
-    if (node.type === "redirected_statement") {
-      const body = node.childForFieldName("body");
-      if (body && (body.type === "list" || body.type === "pipeline")) {
-        const pipelines = this.andOr(body);
-        // bash binds a trailing redirect to the last command of the list
-        const lastPipeline = pipelines.at(-1) as Pipeline;
-        const lastCommand = lastPipeline.commands.at(-1) as Command;
-        lastPipeline.commands[lastPipeline.commands.length - 1] = this.addRedirects(
-          lastCommand,
-          this.redirectsOf(node, body),
-          node,
+      } else if (item.kind === "not") {
+        if (!expectCommand || pipeline.commands.length > 0)
+          this.unexpected(item.node, "(! inside a pipeline)");
+        pipeline.negated = true;
+      } else {
+        if (!expectCommand) this.unexpected(item.node, "(two commands without an operator)");
+        const command = this.command(item.node, pipeline);
+        pipeline.commands.push(
+          this.addRedirects(
+            command,
+            item.redirs.flatMap((r) => this.redirect(r)),
+            item.node,
+          ),
         );
-        return pipelines;
+        expectCommand = false;
       }
     }
-    return [this.pipeline(node)];
+    if (expectCommand) this.unexpected(node, "(a list missing a command)");
+    pipelines.push(pipeline);
+    return pipelines;
   }
 
-  private pipeline(node: Node): Pipeline {
-    const result: Pipeline = { commands: [], negated: false, timed: false };
-    const add = (child: Node) => {
-      if (child.type === "negated_command") {
-        result.negated = true;
-        const inner = kids(child);
-        if (inner.length !== 2 || inner[0]?.type !== "!") this.unexpected(child, "(a negation)");
-        this.checkGaps(inner);
-        const target = inner[1] as Node;
-        if (target.type === "pipeline" || target.type === "negated_command") add(target);
-        else result.commands.push(this.command(target, result));
-        return;
-      }
-      if (child.type === "pipeline") {
-        const parts = kids(child);
-        this.checkGaps(parts);
-        let expectCommand = true;
-        for (const part of parts) {
-          if (part.type === "comment") continue;
-          if (part.type === "|" || part.type === "|&") {
-            if (expectCommand) this.unexpected(part, "in a pipeline");
-            expectCommand = true;
-            continue;
-          }
-          if (!expectCommand) this.unexpected(part, "in a pipeline");
-          add(part);
-          expectCommand = false;
+  /** Commands and operators in source order. Iterative on the left spine: long `&&` chains nest deeply. */
+  private flatten(node: Node, items: FlatItem[]): void {
+    switch (node.type) {
+      case "list":
+      case "pipeline": {
+        // left-nested lists: collect the right-hand parts while walking down, then emit in order
+        const tails: Node[][] = [];
+        let current: Node = node;
+        while (current.type === node.type) {
+          const children = kids(current).filter((c) => c.type !== "comment");
+          this.checkGaps(children);
+          const [left, ...rest] = children;
+          if (!left || rest.length === 0) return this.unexpected(current, "(an empty list)");
+          tails.unshift(rest);
+          current = left;
         }
-        if (expectCommand) this.unexpected(child, "(a pipeline missing a command)");
+        this.flatten(current, items);
+        for (const rest of tails) {
+          for (const child of rest) {
+            if (["&&", "||", "|", "|&"].includes(child.type)) items.push({ kind: "op", node: child });
+            else this.flatten(child, items);
+          }
+        }
         return;
       }
-      result.commands.push(this.command(child, result));
-    };
-    add(node);
-    return result;
+      case "negated_command": {
+        const inner = kids(node);
+        if (inner.length !== 2 || inner[0]?.type !== "!") this.unexpected(node, "(a negation)");
+        this.checkGaps(inner);
+        items.push({ kind: "not", node: inner[0] as Node });
+        this.flatten(inner[1] as Node, items);
+        return;
+      }
+      case "redirected_statement": {
+        const body = node.childForFieldName("body");
+        if (body && ["list", "pipeline", "negated_command"].includes(body.type)) {
+          this.flatten(body, items);
+          // the redirects follow the last command in the source, and bash binds them to it
+          const last = items.at(-1);
+          if (last?.kind !== "command") return this.unexpected(node, "(redirects)");
+          last.redirs.push(...this.redirectNodes(node, body));
+          return;
+        }
+        items.push({ kind: "command", node, redirs: [] });
+        return;
+      }
+      default:
+        items.push({ kind: "command", node, redirs: [] });
+    }
   }
-
-  // ---- commands -----------------------------------------------------------------------------------
 
   private command(node: Node, pipeline: Pipeline): Command {
     switch (node.type) {
@@ -398,17 +413,14 @@ class TreeReader {
     return this.unexpected(at, "(redirects)");
   }
 
-  private redirectsOf(node: Node, body: Node | null): Redirect[] {
+  private redirectNodes(node: Node, body: Node | null): Node[] {
     const children = kids(node);
     this.checkGaps(children);
-    const redirs: Redirect[] = [];
-    for (const child of children) {
-      if (child === body || (body && child.startIndex === body.startIndex && child.type === body.type))
-        continue;
-      if (child.type === "comment") continue;
-      redirs.push(this.redirect(child));
-    }
-    return redirs;
+    return children.filter((child) => child !== body && child.type !== "comment");
+  }
+
+  private redirectsOf(node: Node, body: Node | null): Redirect[] {
+    return this.redirectNodes(node, body).flatMap((child) => this.redirect(child));
   }
 
   private simple(node: Node, pipeline: Pipeline): Command {
@@ -432,7 +444,7 @@ class TreeReader {
         assigns.push(this.assignment(child));
       } else if (field === "redirect" || child.type.endsWith("_redirect")) {
         this.takeFdLabel(words, wordNodes, child);
-        redirs.push(this.redirect(child));
+        redirs.push(...this.redirect(child));
       } else if (field === "name" && child.type === "command_name" && words.length === 0) {
         const inner = kids(child);
         if (inner.length !== 1) this.unexpected(child, "(a command name)");
@@ -532,7 +544,7 @@ class TreeReader {
     for (const child of children) {
       if (child.type === "comment") continue;
       if (child.type.endsWith("_redirect")) {
-        redirs.push(this.redirect(child));
+        redirs.push(...this.redirect(child));
         continue;
       }
       if (prev) this.checkGap(prev, child, true);
@@ -871,7 +883,7 @@ class TreeReader {
       if (child.startIndex === nameNode.startIndex && child.type === nameNode.type) continue;
       if (child.startIndex === bodyNode.startIndex && child.type === bodyNode.type) continue;
       if (["function", "(", ")", "comment"].includes(child.type)) continue;
-      if (field === "redirect") redirs.push(this.redirect(child));
+      if (field === "redirect") redirs.push(...this.redirect(child));
       else this.unexpected(child, "in a function definition");
     }
     const name = this.textOf(nameNode);
@@ -886,15 +898,15 @@ class TreeReader {
 
   // ---- redirects ----------------------------------------------------------------------------------
 
-  private redirect(node: Node): Redirect {
+  private redirect(node: Node): Redirect[] {
     const children = kids(node);
-    if (node.type === "file_redirect") return this.fileRedirect(node, children);
+    if (node.type === "file_redirect") return [this.fileRedirect(node, children)];
     if (node.type === "herestring_redirect") {
       const [op, target, ...rest] = children;
       if (op?.type !== "<<<" || !target || rest.length || !WORD_NODES.has(target.type))
         this.unexpected(node, "(<<<)");
       this.checkGap(op, target, false, true);
-      return { op: "<<<", fd: null, target: this.word(target) };
+      return [{ op: "<<<", fd: null, target: this.word(target) }];
     }
     if (node.type === "heredoc_redirect") return this.heredoc(node, children);
     return this.unexpected(node, "as a redirect");
@@ -935,23 +947,41 @@ class TreeReader {
     return { op, fd, target: this.word(target) };
   }
 
-  private heredoc(node: Node, children: Node[]): Redirect {
+  /** A here-document, and the redirects written after it on its line (`cat <<EOF > out`). */
+  private heredoc(node: Node, children: Node[]): Redirect[] {
     const [opNode, start, ...rest] = children;
     if (!opNode || (opNode.type !== "<<" && opNode.type !== "<<-") || start?.type !== "heredoc_start") {
       return this.unexpected(node, "(a here-document)");
     }
-    const [bodyNode, end, ...extra] = rest.length === 1 ? [null, ...rest] : rest;
+    this.checkGap(opNode, start, false, true);
+    const sameLine: Redirect[] = [];
+    let lineEnd: Node = start;
+    let i = 0;
+    for (; i < rest.length; i++) {
+      const child = rest[i] as Node;
+      if (node.fieldNameForChild(i + 2) !== "redirect") break;
+      if (child.type !== "file_redirect" && child.type !== "herestring_redirect") break;
+      this.checkGap(lineEnd, child, true, true);
+      sameLine.push(...this.redirect(child));
+      lineEnd = child;
+    }
+    const tail = rest.slice(i);
+    const [bodyNode, end, ...extra] = tail.length === 1 ? [null, ...tail] : tail;
     if (extra.length || end?.type !== "heredoc_end" || (bodyNode && bodyNode.type !== "heredoc_body")) {
       this.fail("a here-document followed by more commands on its line is not analysed", node);
+    }
+    const bodyStart = this.src.indexOf("\n", lineEnd.endIndex) + 1;
+    if (
+      bodyStart === 0 ||
+      !/^[ \t]*\n$/.test(this.src.slice(lineEnd.endIndex, bodyStart)) ||
+      (bodyNode ?? end).startIndex < bodyStart
+    ) {
+      this.fail("a here-document followed by more text on its line is not analysed", node);
     }
     const delimiterRaw = this.textOf(start);
     const quoted = /['"\\]/.test(delimiterRaw);
     const delimiter = quoted ? delimiterRaw.replace(/\\(.)/g, "$1").replace(/['"]/g, "") : delimiterRaw;
     if (this.textOf(end) !== delimiter) this.fail("the here-document's end line was not recognised", end);
-    const bodyStart = this.src.indexOf("\n", start.endIndex) + 1;
-    if (bodyStart === 0 || !BLANK.test(this.src.slice(start.endIndex, bodyStart))) {
-      this.fail("a here-document followed by more text on its line is not analysed", node);
-    }
     const body = this.src.slice(bodyStart, end.startIndex);
     const subs: Script[] = [];
     if (!quoted && bodyNode) {
@@ -965,7 +995,7 @@ class TreeReader {
       this.checkHeredocContent(bodyNode);
     }
     const target: Word = { raw: delimiterRaw, parts: [{ kind: "lit", value: delimiter, quoted }] };
-    return { op: opNode.type, fd: null, target, heredoc: { body, quoted, subs } };
+    return [{ op: opNode.type, fd: null, target, heredoc: { body, quoted, subs } }, ...sameLine];
   }
 
   private checkHeredocContent(bodyNode: Node): void {

@@ -108,6 +108,9 @@ const TRICKY = [
   "[ \nx ]",
   "true $([ \nx ])",
   "true $(2>/dev/null \n x)",
+  "true && true 2>&1 | x",
+  "true <<EOF >/dev/null\n$(x)\nEOF",
+  "true <<'EOF' >/dev/null\n$(x)\nEOF\nx",
 ];
 
 describe("hidden commands are found (checked against real bash)", () => {

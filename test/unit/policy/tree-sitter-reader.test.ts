@@ -102,6 +102,19 @@ describe("gaps in the grammar rebuilt exactly", () => {
     ]);
   });
 
+  it("a redirect in the middle of an && chain before a pipe binds to its own command", async () => {
+    const e = await explainAll("cd /tmp && git status 2>&1 | grep x");
+    expect(e.segments.map((s) => s.argv.join(" "))).toEqual(["cd /tmp", "git status", "grep x"]);
+    expect(e.flags).not.toContain("parse-error");
+  });
+
+  it("redirects after a here-document's delimiter on its line belong to the same command", async () => {
+    const e = await explainAll("cat <<EOF > notes.txt\nhello $(git log)\nEOF");
+    expect(e.segments.map((s) => s.argv.join(" "))).toEqual(["cat", "git log"]);
+    expect(e.flags).toEqual(["redirect"]);
+    expect(e.flagDetails[0]?.detail).toContain("notes.txt");
+  });
+
   it("a substitution inside a [[ =~ ]] pattern is a segment", async () => {
     expect(await segments("[[ a =~ ^$(rm x)$ ]]")).toEqual(["rm x"]);
   });
