@@ -1,9 +1,7 @@
 // `gatehouse allowlist list|add|remove`: the allowlists of the approvals file. Entries are validated before
 // anything is written: an invalid glob or regex exits 2 with the reason and leaves the file untouched.
 // An invalid approvals file exits 3 (as `policy explain` does).
-import { parseArgs } from "node:util";
 import {
-  ApprovalsStore,
   entryLiveness,
   patternKind,
   validateEntry,
@@ -11,6 +9,8 @@ import {
   type NewAllowlistEntry,
 } from "../../core/approvals/index.js";
 import { resolveExecutable } from "../../core/policy/index.js";
+import type { ApprovalsStore } from "../../core/approvals/index.js";
+import { approvalsStoreAt, parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = [
@@ -22,24 +22,20 @@ const USAGE = [
 export const EXIT_APPROVALS_INVALID = 3;
 
 function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: {
-        agent: { type: "string", default: "*" },
-        "arg-pattern": { type: "string" },
-        cwd: { type: "string" },
-        "expires-in": { type: "string" },
-        "expires-at": { type: "string" },
-        uses: { type: "string" },
-        json: { type: "boolean", default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseCommandArgs({
+    args,
+    options: {
+      agent: { type: "string", default: "*" },
+      "arg-pattern": { type: "string" },
+      cwd: { type: "string" },
+      "expires-in": { type: "string" },
+      "expires-at": { type: "string" },
+      uses: { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
 }
 
 type Values = ReturnType<typeof parse>["values"];
@@ -93,7 +89,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const [sub, ...rest] = positionals;
   const agentId = values.agent;
   if (!agentId) throw new UsageError("--agent needs an id");
-  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  const store = approvalsStoreAt(ctx.paths);
   const now = Date.now();
   switch (sub) {
     case "list":

@@ -2,10 +2,10 @@
 // Exit 0 allowed, 1 denied or timed out, 2 when no Gatehouse answers (the caller applies its own
 // fallback) or the request was refused.
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { requestOnce } from "../../approval-server/client.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { expandHome } from "../../core/paths.js";
+import { nonEmptyOption, parseCommandArgs, secondsOption } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = "gatehouse ask [--agent ID] [--cwd DIR] [--timeout S] [--shell] [--json] -- COMMAND…";
@@ -18,40 +18,26 @@ export const EXIT_REFUSED = 1;
 export const EXIT_UNAVAILABLE = 2;
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        agent: { type: "string" },
-        cwd: { type: "string" },
-        timeout: { type: "string" },
-        shell: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      agent: { type: "string" },
+      cwd: { type: "string" },
+      timeout: { type: "string" },
+      shell: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+    },
+  });
   if (positionals.length === 0) throw new UsageError("give the command to ask about after --");
-  if (values.agent !== undefined && values.agent.trim() === "")
-    throw new UsageError("--agent must not be empty");
-  let timeoutMs: number | undefined;
-  if (values.timeout !== undefined) {
-    const seconds = Number(values.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > MAX_PROMPT_TIMEOUT_MS) {
-      throw new UsageError(`--timeout must be a number of seconds up to ${MAX_PROMPT_TIMEOUT_MS / 1000}`);
-    }
-    timeoutMs = Math.max(1, Math.round(seconds * 1000));
-  }
+  const agentId = nonEmptyOption("agent", values.agent, "local");
+  const timeoutMs = secondsOption("timeout", values.timeout, MAX_PROMPT_TIMEOUT_MS / 1000);
   const cwd = path.resolve(expandHome(values.cwd ?? process.cwd(), ctx.paths.home));
   const body = {
     ...(values.shell ? { command: positionals.join(" ") } : { argv: positionals }),
     cwd,
-    agentId: values.agent ?? "local",
+    agentId,
     sessionKey: "local",
     source: "cli",
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

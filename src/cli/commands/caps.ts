@@ -1,6 +1,5 @@
 // `gatehouse caps report|status`: the heartbeat capability block, and the manifest with the last
 // sync's per-item results (device-protocol.md §5, §7). Read-only: nothing is written.
-import { parseArgs } from "node:util";
 import {
   buildCapabilityReport,
   loadManifest,
@@ -8,20 +7,17 @@ import {
   type CapabilityReport,
   type LastSyncRecord,
 } from "../../core/capabilities/index.js";
+import { parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = "gatehouse caps report|status [--json]";
 
 function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: { json: { type: "boolean", default: false } },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseCommandArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: "boolean", default: false } },
+  });
 }
 
 function printReport(ctx: CliContext, report: CapabilityReport): void {

@@ -6,7 +6,6 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { ApprovalsStore } from "../../core/approvals/index.js";
 import { CapabilitySync } from "../../core/capabilities/index.js";
 import type { Logger } from "../../core/log.js";
@@ -21,7 +20,8 @@ import { AuditLog } from "../../executor/audit-log.js";
 import { gateAndRun } from "../../executor/gate.js";
 import { keytarKeychain } from "../../secrets/keychain.js";
 import { createSecretStore } from "../../secrets/secret-store.js";
-import { printJson, printLine, UsageError, type CommandSpec } from "../context.js";
+import { parseJsonFlag } from "../args.js";
+import { printJson, printLine, type CommandSpec } from "../context.js";
 import type * as TestBackendModule from "../../../test/backend/server.js";
 
 interface Step {
@@ -47,13 +47,7 @@ export const command: CommandSpec = {
   summary: "Run the whole device flow against an embedded test backend",
   usage: "gatehouse demo [--json]",
   async run(args, ctx) {
-    let values: { json?: boolean };
-    try {
-      ({ values } = parseArgs({ args, options: { json: { type: "boolean" } }, strict: true }));
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const json = values.json === true;
+    const json = parseJsonFlag(args);
     const steps: Step[] = [];
     const step = (name: string, ok: boolean, detail: string): boolean => {
       steps.push({ name, ok, detail });

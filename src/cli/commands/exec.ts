@@ -1,14 +1,17 @@
 // `gatehouse exec`: decide and run one command through the gate, from a terminal or a script. Nobody
 // is asked from here (prompt: null), so askFallback decides what needs a person.
-import fs from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { ApprovalsStore } from "../../core/approvals/index.js";
 import { AuditLog } from "../../executor/audit-log.js";
 import { gateAndRun, isAllowed, type GateRunResult } from "../../executor/gate.js";
 import { MAX_OUTPUT_CAP, type StreamName } from "../../executor/output-capture.js";
 import { DEFAULT_TIMEOUT_MS } from "../../executor/run-process.js";
+import {
+  approvalsStoreAt,
+  existingFolderOption,
+  nonEmptyOption,
+  parseCommandArgs,
+  secondsOption,
+} from "../args.js";
 import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE =
@@ -33,35 +36,22 @@ interface ExecOptions {
 }
 
 function parseOptions(args: string[]): ExecOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        agent: { type: "string" },
-        session: { type: "string" },
-        cwd: { type: "string" },
-        timeout: { type: "string" },
-        "max-output": { type: "string" },
-        shell: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      agent: { type: "string" },
+      session: { type: "string" },
+      cwd: { type: "string" },
+      timeout: { type: "string" },
+      "max-output": { type: "string" },
+      shell: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+    },
+  });
   if (positionals.length === 0) throw new UsageError("give the command to run after --");
-  let timeoutMs: number | undefined;
-  if (values.timeout !== undefined) {
-    const seconds = Number(values.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_S) {
-      throw new UsageError(`--timeout must be a number of seconds between 0 and ${MAX_TIMEOUT_S}`);
-    }
-    timeoutMs = Math.round(seconds * 1000);
-  }
+  const timeoutMs = secondsOption("timeout", values.timeout, MAX_TIMEOUT_S);
   let maxOutputBytes: number | undefined;
   if (values["max-output"] !== undefined) {
     const bytes = Number(values["max-output"]);
@@ -72,32 +62,16 @@ function parseOptions(args: string[]): ExecOptions {
     }
     maxOutputBytes = bytes;
   }
-  const nonEmpty = (name: string, value: string | undefined, fallback: string) => {
-    if (value === undefined) return fallback;
-    if (value.trim() === "") throw new UsageError(`--${name} must not be empty`);
-    return value;
-  };
   return {
-    agentId: nonEmpty("agent", values.agent, "local"),
-    sessionKey: nonEmpty("session", values.session, "local"),
-    cwd: nonEmpty("cwd", values.cwd, process.cwd()),
+    agentId: nonEmptyOption("agent", values.agent, "local"),
+    sessionKey: nonEmptyOption("session", values.session, "local"),
+    cwd: nonEmptyOption("cwd", values.cwd, process.cwd()),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
     shell: values.shell ?? false,
     json: values.json ?? false,
     words: positionals,
   };
-}
-
-async function realFolder(cwd: string): Promise<string> {
-  const absolute = path.resolve(process.cwd(), cwd);
-  try {
-    const real = await fs.realpath(absolute);
-    if ((await fs.stat(real)).isDirectory()) return real;
-  } catch {
-    // reported below
-  }
-  throw new UsageError(`--cwd ${cwd}: no such folder`);
 }
 
 /** The exit status a shell would give: the command's own, 128 + signal number when killed. */
@@ -155,12 +129,9 @@ function passthrough(
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const options = parseOptions(args);
-  const cwd = await realFolder(options.cwd);
+  const cwd = await existingFolderOption(options.cwd);
   const command = options.shell ? { command: options.words.join(" ") } : { argv: options.words };
-  const approvals = new ApprovalsStore({
-    path: ctx.paths.approvals,
-    defaultSocketPath: ctx.paths.defaultSocket,
-  });
+  const approvals = approvalsStoreAt(ctx.paths);
   const audit = new AuditLog({ path: ctx.paths.audit });
 
   // Ctrl-C reaches gatehouse, not the command (it runs in its own process group): cancel the run,

@@ -2,15 +2,14 @@
 // "Clients", agent-cli-notes.md "Hooks"). Asks the running Gatehouse through the approval socket and
 // prints the hook output that allows or denies. With no Gatehouse running, askFallback decides here,
 // from the same approvals file, and the reason says so. Fails closed: unreadable input is a deny.
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { requestOnce } from "../../approval-server/client.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
-import { ApprovalsStore } from "../../core/approvals/index.js";
 import { SettingsFileSchema } from "../../core/settings.js";
 import { readJsonFile } from "../../core/store/index.js";
 import { AuditLog } from "../../executor/audit-log.js";
 import { decideCommand, isAllowed, type GateDecision } from "../../executor/gate.js";
+import { approvalsStoreAt, nonEmptyOption, parseCommandArgs, readAllText } from "../args.js";
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = "gatehouse hook claude [--agent ID]";
@@ -37,16 +36,6 @@ export function hookOutput(verdict: HookVerdict): string {
       permissionDecision: verdict.allow ? "allow" : "deny",
       permissionDecisionReason: verdict.reason,
     },
-  });
-}
-
-function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => (text += chunk));
-    stream.on("end", () => resolve(text));
-    stream.on("error", reject);
   });
 }
 
@@ -78,10 +67,7 @@ async function decideLocally(
   request: { command: string; cwd: string; agentId: string; sessionKey: string },
   why: string,
 ): Promise<HookVerdict> {
-  const approvals = new ApprovalsStore({
-    path: ctx.paths.approvals,
-    defaultSocketPath: ctx.paths.defaultSocket,
-  });
+  const approvals = approvalsStoreAt(ctx.paths);
   const decided: GateDecision = await decideCommand(
     {
       command: { command: request.command, shell: "posix" },
@@ -110,23 +96,17 @@ async function decideLocally(
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { agent: { type: "string" } },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { agent: { type: "string" } },
+  });
   const [agentCli, ...rest] = parsed.positionals;
   if (agentCli !== "claude" || rest.length > 0) throw new UsageError('the only hook is "claude"');
-  if (parsed.values.agent !== undefined && parsed.values.agent.trim() === "")
-    throw new UsageError("--agent must not be empty");
+  const agentFlag = nonEmptyOption("agent", parsed.values.agent);
 
-  const text = await readAll(ctx.stdin);
+  const text = await readAllText(ctx.stdin);
   let input: z.infer<typeof ClaudePreToolUseSchema>;
   try {
     input = ClaudePreToolUseSchema.parse(JSON.parse(text));
@@ -150,7 +130,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const request = {
     command,
     cwd: input.cwd && input.cwd.startsWith("/") ? input.cwd : process.cwd(),
-    agentId: await agentIdFor(ctx, parsed.values.agent),
+    agentId: await agentIdFor(ctx, agentFlag),
     sessionKey: taskId ? `task:${taskId}` : `claude:${input.session_id ?? "unknown"}`,
   };
 

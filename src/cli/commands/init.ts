@@ -1,8 +1,8 @@
 // `gatehouse init`: creates the approvals file (fresh socket token, nothing runs until a mode is chosen)
 // or applies a preset to an existing one, keeping its agents, entries and token.
-import { parseArgs } from "node:util";
-import { ApprovalsStore, PRESETS, type PresetName } from "../../core/approvals/index.js";
+import { PRESETS, type PresetName } from "../../core/approvals/index.js";
 import { resolveSettings } from "../../core/policy/index.js";
+import { approvalsStoreAt, parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = "gatehouse init [--preset locked|ask|trust] [--json]";
@@ -11,16 +11,12 @@ const USAGE = "gatehouse init [--preset locked|ask|trust] [--json]";
 export const EXIT_APPROVALS_INVALID = 3;
 
 function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: { preset: { type: "string" }, json: { type: "boolean", default: false } },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseCommandArgs({
+    args,
+    options: { preset: { type: "string" }, json: { type: "boolean", default: false } },
+    allowPositionals: false,
+    strict: true,
+  }).values;
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -29,7 +25,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (preset !== undefined && !(preset in PRESETS)) {
     throw new UsageError(`unknown preset "${preset}"; choose locked, ask or trust`);
   }
-  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  const store = approvalsStoreAt(ctx.paths);
   const before = await store.load();
   if (before.status === "invalid") {
     ctx.stderr.write(`gatehouse init: ${before.error}\n`);

@@ -1,22 +1,16 @@
 // `gatehouse login [--backend URL]`: saves the backend token in the OS keychain (device-protocol.md
 // §1). The token is read from stdin or a hidden prompt, never from the command line, where other
 // users could see it in the process list and it would land in shell history.
-import { parseArgs } from "node:util";
 import { checkBackendUrl } from "../../device/backend-url.js";
 import { loadDeviceConfig, saveBackendUrl } from "../../device/config.js";
 import { signalCredentialsChanged } from "../../device/credentials-signal.js";
 import { normaliseToken } from "../../secrets/auth-token.js";
 import { AUTH_TOKEN_ACCOUNT, secretStoreFor } from "../../secrets/secret-store.js";
+import { parseCommandArgs, readAllText } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE =
   "gatehouse login [--backend URL] [--json]   (the token is read from stdin or asked for, hidden)";
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** Reads one line from a terminal without echoing it. */
 function readHidden(ctx: CliContext, question: string): Promise<string> {
@@ -52,18 +46,12 @@ export const command: CommandSpec = {
   summary: "Save the backend token in the OS keychain (read from stdin)",
   usage: USAGE,
   async run(args, ctx) {
-    let values: { backend?: string; json?: boolean };
-    let positionals: string[];
-    try {
-      ({ values, positionals } = parseArgs({
-        args,
-        options: { backend: { type: "string" }, json: { type: "boolean" } },
-        allowPositionals: true,
-        strict: true,
-      }));
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const { values, positionals } = parseCommandArgs({
+      args,
+      options: { backend: { type: "string" }, json: { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
     if (positionals.length > 0) {
       throw new UsageError(
         "the token is not taken from the command line; pipe it on stdin or type it when asked",
@@ -77,7 +65,7 @@ export const command: CommandSpec = {
     }
 
     const interactive = (ctx.stdin as NodeJS.ReadStream).isTTY === true;
-    const raw = interactive ? await readHidden(ctx, "Backend token: ") : await readAll(ctx.stdin);
+    const raw = interactive ? await readHidden(ctx, "Backend token: ") : await readAllText(ctx.stdin);
     const token = normaliseToken(raw);
     if (!token) throw new UsageError('no token given: pipe it on stdin (echo "$TOKEN" | gatehouse login)');
     ctx.logger.addSecret(token);

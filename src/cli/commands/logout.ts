@@ -1,22 +1,17 @@
 // `gatehouse logout`: removes the backend token from the OS keychain (and the fallback file), and
 // says where a token would still come from (environment, an executor's device-config.json).
-import { parseArgs } from "node:util";
 import { peekDeviceConfig } from "../../device/config.js";
 import { signalCredentialsChanged } from "../../device/credentials-signal.js";
 import { AUTH_TOKEN_ACCOUNT, secretStoreFor } from "../../secrets/secret-store.js";
-import { printJson, printLine, UsageError, type CommandSpec } from "../context.js";
+import { parseJsonFlag } from "../args.js";
+import { printJson, printLine, type CommandSpec } from "../context.js";
 
 export const command: CommandSpec = {
   name: "logout",
   summary: "Remove the backend token from the OS keychain",
   usage: "gatehouse logout [--json]",
   async run(args, ctx) {
-    let values: { json?: boolean };
-    try {
-      ({ values } = parseArgs({ args, options: { json: { type: "boolean" } }, strict: true }));
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const json = parseJsonFlag(args);
     const secrets = secretStoreFor(ctx.paths, ctx.env, ctx.logger);
     const removed = await secrets.delete(AUTH_TOKEN_ACCOUNT);
     await signalCredentialsChanged(ctx.paths);
@@ -25,7 +20,7 @@ export const command: CommandSpec = {
     if (ctx.env.WEGENT_AUTH_TOKEN?.trim()) stillFrom.push("the WEGENT_AUTH_TOKEN environment variable");
     if (config.ok && config.config.fileAuthToken)
       stillFrom.push(`connection.auth_token in ${ctx.paths.deviceConfig}`);
-    if (values.json) {
+    if (json) {
       printJson(ctx, { removed, stillFrom });
       return 0;
     }

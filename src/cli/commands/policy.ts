@@ -2,11 +2,8 @@
 // "Explaining"). Reads the approvals file but never creates or changes it.
 // Exit status: 0 when an explanation was produced (whatever the outcome), 2 for bad usage, 3 when the
 // approvals file is invalid (the outcome is then `deny`), so scripts notice a broken policy.
-import fs from "node:fs/promises";
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { ApprovalsStore } from "../../core/approvals/index.js";
 import { explainCommand, type Explanation, type Segment } from "../../core/policy/index.js";
+import { approvalsStoreAt, existingFolderOption, parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = [
@@ -18,33 +15,17 @@ const USAGE = [
 export const EXIT_APPROVALS_INVALID = 3;
 
 function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: {
-        agent: { type: "string", default: "local" },
-        cwd: { type: "string" },
-        shell: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-async function resolveCwd(given: string | undefined): Promise<string> {
-  const wanted = path.resolve(process.cwd(), given ?? ".");
-  try {
-    const real = await fs.realpath(wanted);
-    if (!(await fs.stat(real)).isDirectory()) throw new UsageError(`--cwd ${wanted} is not a folder`);
-    return real;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`--cwd ${wanted} does not exist`);
-  }
+  return parseCommandArgs({
+    args,
+    options: {
+      agent: { type: "string", default: "local" },
+      cwd: { type: "string" },
+      shell: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -54,8 +35,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand explain");
   if (words.length === 0) throw new UsageError("give the command to explain after --");
   if (!values.agent) throw new UsageError("--agent needs an id");
-  const cwd = await resolveCwd(values.cwd);
-  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  const cwd = await existingFolderOption(values.cwd ?? ".");
+  const store = approvalsStoreAt(ctx.paths);
   const approvals = await store.load();
   const explanation = await explainCommand(values.shell ? { command: words.join(" ") } : { argv: words }, {
     agentId: values.agent,

@@ -3,12 +3,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { buildLaunchSpec, maskSpec, type LaunchSpec } from "../../core/runtime/index.js";
 import { posixCommandLine } from "../../core/runtime/shell-quote.js";
 import { emptySettings, SettingsFileSchema } from "../../core/settings.js";
 import { loadJsonFile, readJsonFile } from "../../core/store/index.js";
+import { parseCommandArgs, readAllText } from "../args.js";
 import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE =
@@ -21,17 +21,10 @@ function defaultGatehouseCommand(): string[] {
   return [process.execPath, bin];
 }
 
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = "";
-  for await (const chunk of stream)
-    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-  return text;
-}
-
 async function readTaskJson(file: string, ctx: CliContext): Promise<unknown> {
   let text: string;
   try {
-    text = file === "-" ? await readStdin(ctx.stdin) : await fs.readFile(file, "utf8");
+    text = file === "-" ? await readAllText(ctx.stdin) : await fs.readFile(file, "utf8");
   } catch (error) {
     throw new UsageError(
       `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
@@ -72,22 +65,18 @@ function describeSpec(runtime: string, spec: LaunchSpec, notices: string[]): str
 }
 
 function parseSpecArgs(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        "task-json": { type: "string" },
-        cwd: { type: "string" },
-        "prompt-timeout": { type: "string" },
-        resume: { type: "string" },
-        json: { type: "boolean", default: false },
-        "show-secrets": { type: "boolean", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseCommandArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      "task-json": { type: "string" },
+      cwd: { type: "string" },
+      "prompt-timeout": { type: "string" },
+      resume: { type: "string" },
+      json: { type: "boolean", default: false },
+      "show-secrets": { type: "boolean", default: false },
+    },
+  });
 }
 
 async function runSpec(args: string[], ctx: CliContext): Promise<number> {

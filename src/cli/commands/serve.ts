@@ -1,28 +1,22 @@
 // `gatehouse serve`: the headless runner. Builds the app through services.ts, listens on the approval
 // socket, and answers prompts in the terminal (--prompt tty), through another Gatehouse (--ask-via),
 // or by askFallback. Stops cleanly on SIGINT/SIGTERM, removing its socket.
-import { parseArgs } from "node:util";
 import type { Presenter } from "../../approval-server/broker.js";
 import { askViaPaths, createAskViaPresenter } from "../../approval-server/presenter-ask-via.js";
 import { createTtyPresenter } from "../../approval-server/presenter-tty.js";
 import { createServices } from "../../services.js";
+import { parseCommandArgs } from "../args.js";
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = "gatehouse serve [--prompt tty] [--ask-via HOME]";
 
 function parseOptions(args: string[]): { prompt: "tty" | null; askVia: string | null } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: false,
-      strict: true,
-      options: { prompt: { type: "string" }, "ask-via": { type: "string" } },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values } = parsed;
+  const { values } = parseCommandArgs({
+    args,
+    allowPositionals: false,
+    strict: true,
+    options: { prompt: { type: "string" }, "ask-via": { type: "string" } },
+  });
   if (values.prompt !== undefined && values.prompt !== "tty") {
     throw new UsageError(`--prompt takes "tty" (got "${values.prompt}")`);
   }

@@ -1,7 +1,6 @@
 // `gatehouse skills list|index|check|rescan`: the skill catalogue from the command line (skills.md §7,
 // §8, §11). The same engine the app and agent runs use, built over this home.
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { writeFileAtomic, formatJson } from "../../core/store/index.js";
 import {
   SkillCatalogue,
@@ -14,6 +13,7 @@ import {
   type SkillEntry,
 } from "../../core/skills/index.js";
 import { createSecretStore } from "../../secrets/secret-store.js";
+import { parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = [
@@ -39,11 +39,7 @@ function engineFor(ctx: CliContext): SkillCatalogue {
 }
 
 function parse(args: string[]) {
-  try {
-    return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseCommandArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
 }
 
 function workspaceOf(value: string | undefined): string | null {

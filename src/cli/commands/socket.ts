@@ -1,26 +1,20 @@
 // `gatehouse socket rotate-token`: a new approval socket token. A running server reads it for the
 // next frame, so clients holding the old token are refused from then on.
-import { parseArgs } from "node:util";
-import { ApprovalsStore } from "../../core/approvals/index.js";
+import { approvalsStoreAt, parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = "gatehouse socket rotate-token [--json]";
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { json: { type: "boolean", default: false } },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { json: { type: "boolean", default: false } },
+  });
   const [action, ...rest] = parsed.positionals;
   if (action !== "rotate-token" || rest.length > 0) throw new UsageError("the only action is rotate-token");
-  const store = new ApprovalsStore({ path: ctx.paths.approvals, defaultSocketPath: ctx.paths.defaultSocket });
+  const store = approvalsStoreAt(ctx.paths);
   await store.rotateToken(); // an invalid file throws InvalidFileError and is left as it is
   if (parsed.values.json) printJson(ctx, { rotated: true, path: ctx.paths.approvals });
   else

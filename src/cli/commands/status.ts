@@ -1,7 +1,6 @@
 // `gatehouse status [--json]`: what a person needs to know at a glance — is a Gatehouse serving this
 // home, is the device connected (from E/status.json, written by the running app), where the token
 // comes from (never the token itself), and whether the approvals file is usable.
-import { parseArgs } from "node:util";
 import { requestOnce } from "../../approval-server/client.js";
 import { ApprovalsFileSchema } from "../../core/approvals/schema.js";
 import { readJsonFile } from "../../core/store/index.js";
@@ -9,7 +8,8 @@ import { peekDeviceConfig } from "../../device/config.js";
 import { readStatusFile, type StatusFile } from "../../device/status-file.js";
 import { resolveAuthToken } from "../../secrets/auth-token.js";
 import { secretStoreFor } from "../../secrets/secret-store.js";
-import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
+import { parseJsonFlag } from "../args.js";
+import { printJson, printLine, type CliContext, type CommandSpec } from "../context.js";
 
 interface StatusReport {
   home: string;
@@ -137,14 +137,9 @@ export const command: CommandSpec = {
   summary: "Connection and service status",
   usage: "gatehouse status [--json]",
   async run(args, ctx) {
-    let values: { json?: boolean };
-    try {
-      ({ values } = parseArgs({ args, options: { json: { type: "boolean" } }, strict: true }));
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const json = parseJsonFlag(args);
     const report = await gather(ctx);
-    if (values.json) {
+    if (json) {
       printJson(ctx, report);
       return 0;
     }

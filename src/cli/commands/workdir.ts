@@ -1,12 +1,12 @@
 // `gatehouse workdir …`: resolve a task's workdir like a real turn, check a path, and manage roots,
 // task bindings and repo bindings (workdir.md §11).
-import { parseArgs } from "node:util";
 import {
   WorkdirService,
   WorkdirFatal,
   type RootInfo,
   type WorkdirResolution,
 } from "../../core/workdir/index.js";
+import { parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = [
@@ -21,17 +21,13 @@ const USAGE = [
 type Values = Record<string, string | boolean | undefined>;
 
 function parse(args: string[], options: Record<string, { type: "string" | "boolean" }>) {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { json: { type: "boolean" }, ...options },
-      allowPositionals: true,
-      strict: true,
-    });
-    return { values: values as Values, positionals };
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values, positionals } = parseCommandArgs({
+    args,
+    options: { json: { type: "boolean" }, ...options },
+    allowPositionals: true,
+    strict: true,
+  });
+  return { values: values as Values, positionals };
 }
 
 function str(values: Values, name: string): string | undefined {

@@ -1,0 +1,81 @@
+// What the commands share for reading their input: argument parsing that turns every mistake into a
+// UsageError (exit 2), the common option checks, stdin, and the approvals store at the app's paths.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ApprovalsStore } from "../core/approvals/index.js";
+import type { AppPaths } from "../core/paths.js";
+import { UsageError } from "./context.js";
+
+/** `node:util` parseArgs (strict unless told otherwise) whose errors are UsageErrors. */
+export function parseCommandArgs<const T extends ParseArgsConfig>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** For commands whose only option is --json and which take no positionals: whether --json was given. */
+export function parseJsonFlag(args: string[]): boolean {
+  return (
+    parseCommandArgs({ args, options: { json: { type: "boolean" } }, strict: true }).values.json === true
+  );
+}
+
+/** An optional string option: `fallback` when absent, a UsageError when given blank. */
+export function nonEmptyOption(name: string, value: string | undefined, fallback: string): string;
+export function nonEmptyOption(name: string, value: string | undefined): string | undefined;
+export function nonEmptyOption(
+  name: string,
+  value: string | undefined,
+  fallback?: string,
+): string | undefined {
+  if (value === undefined) return fallback;
+  if (value.trim() === "") throw new UsageError(`--${name} must not be empty`);
+  return value;
+}
+
+/**
+ * A `--timeout S` style option in milliseconds (at least 1), or undefined when absent; anything but a
+ * positive number of seconds up to `maxSeconds` is a UsageError.
+ */
+export function secondsOption(
+  name: string,
+  text: string | undefined,
+  maxSeconds: number,
+): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxSeconds) {
+    throw new UsageError(`--${name} must be a number of seconds above 0 and up to ${maxSeconds}`);
+  }
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+/** The real path of an existing folder given as `--cwd` (relative to the current folder), else a UsageError. */
+export async function existingFolderOption(given: string, option = "cwd"): Promise<string> {
+  const wanted = path.resolve(process.cwd(), given);
+  let real: string;
+  try {
+    real = await fs.realpath(wanted);
+  } catch {
+    throw new UsageError(`--${option} ${wanted} does not exist`);
+  }
+  if (!(await fs.stat(real)).isDirectory()) throw new UsageError(`--${option} ${wanted} is not a folder`);
+  return real;
+}
+
+/** Everything on a stream, as UTF-8 text. */
+export async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The approvals store at the app's paths (what every command that reads or edits the policy opens). */
+export function approvalsStoreAt(paths: Pick<AppPaths, "approvals" | "defaultSocket">): ApprovalsStore {
+  return new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
+}
