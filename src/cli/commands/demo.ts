@@ -2,24 +2,17 @@
 // backend (dist/test/backend, a development build): connect and register, take the backend's replace
 // sync, run a backend command through the exec policy, see a command the allowlist does not cover
 // stopped at the gate, and show the report the backend stored. Nothing outside the temp home is
-// touched (no keychain, no ~/.claude); it is removed at the end.
+// touched (no keychain, no ~/.claude); it is removed at the end. The app is built by the same
+// composition root as `gatehouse serve` and the tray app (services.ts), with an in-memory secret store.
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ApprovalsStore } from "../../core/approvals/index.js";
-import { CapabilitySync } from "../../core/capabilities/index.js";
 import type { Logger } from "../../core/log.js";
 import { createLogger } from "../../core/log.js";
 import { resolvePaths } from "../../core/paths.js";
-import { WorkdirService } from "../../core/workdir/service.js";
-import { createBackendCommands } from "../../device/backend-command.js";
 import { saveBackendUrl } from "../../device/config.js";
-import type { RunGated } from "../../device/deps.js";
-import { DeviceService } from "../../device/device-service.js";
-import { AuditLog } from "../../executor/audit-log.js";
-import { gateAndRun } from "../../executor/gate.js";
-import { keytarKeychain } from "../../secrets/keychain.js";
-import { createSecretStore } from "../../secrets/secret-store.js";
+import { createDemoSecretStore } from "../../secrets/demo-secret-store.js";
+import { createServices, type Services } from "../../services.js";
 import { parseJsonFlag } from "../args.js";
 import { printJson, printLine, type CommandSpec } from "../context.js";
 import type * as TestBackendModule from "../../../test/backend/server.js";
@@ -81,14 +74,22 @@ export const command: CommandSpec = {
       token,
       installed: { skills: [1336], plugins: [9], mcps: [7] },
     });
-    let device: DeviceService | null = null;
+    let services: Services | null = null;
 
     try {
       await backend.start();
       step("start the test backend", true, `${backend.url} (Socket.IO /local-executor)`);
 
       await saveBackendUrl(paths, backend.url);
-      const approvals = new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
+      // Nobody to ask in a demo (no presenter, no UI): askFallback (deny) decides what needs a person.
+      services = createServices({
+        env,
+        paths,
+        logger,
+        presenter: null,
+        device: { secrets: createDemoSecretStore() },
+      });
+      const { approvals } = services;
       await approvals.ensure();
       await approvals.update((file) => ({
         ...file,
@@ -102,47 +103,11 @@ export const command: CommandSpec = {
       }));
       step("prepare a temporary home", true, `${home} (policy "Ask me", allowlist: echo for agent backend)`);
 
-      const capabilities = new CapabilitySync({
-        paths,
-        backendUrl: () => backend.url,
-        deviceToken: async () => token,
-        logger,
-      });
-      await capabilities.startup();
-      const workdir = new WorkdirService({ paths, env, logger });
-      await workdir.init();
-      const audit = new AuditLog({ path: paths.audit });
-      const runGated: RunGated = ({ recheckCwd, ...request }) =>
-        gateAndRun(request, {
-          approvals,
-          audit,
-          prompt: null, // nobody to ask in a demo: askFallback (deny) decides
-          baseEnv: env,
-          home,
-          now: Date.now,
-          logger,
-          recheckCwd,
-        });
-      const secrets = createSecretStore({
-        paths,
-        logger,
-        keychain: keytarKeychain({
-          load: () => {
-            throw new Error("the demo never touches the OS keychain");
-          },
-        }),
-      });
-      device = new DeviceService({
-        paths,
-        env,
-        secrets,
-        logger,
-        capabilities,
-        commands: createBackendCommands({ runGated, workdir, logger }),
-        watchCredentials: false,
-      });
-      await device.start();
-      const registered = await poll(() => device!.state().state === "registered", 15_000);
+      const started = await services.start();
+      if (started.status !== "listening") throw new Error(started.message);
+      const device = services.device;
+      if (!device) throw new Error("the services were built without the device side");
+      const registered = await poll(() => device.state().state === "registered", 15_000);
       const state = device.state();
       if (
         !step(
@@ -223,8 +188,7 @@ export const command: CommandSpec = {
       step("demo", false, (error as Error).message);
       return finish();
     } finally {
-      await device?.stop().catch(() => undefined);
-      await device?.idle().catch(() => undefined);
+      await services?.stop().catch(() => undefined);
       await backend.close().catch(() => undefined);
       await fs.rm(home, { recursive: true, force: true });
     }
