@@ -113,6 +113,8 @@ class TreeReader {
   private depth = 0;
   /** Redirects (by start offset) whose `{fd}` label tree-sitter read as the argument before them. */
   private readonly fdLabels = new Map<number, string>();
+  /** Nodes inside a here-document node that are really the commands after it (heredocTails). */
+  private readonly claimed = new Set<Node>();
 
   constructor(private readonly src: string) {}
 
@@ -337,14 +339,62 @@ class TreeReader {
           // the redirects follow the last command in the source, and bash binds them to it
           const last = items.at(-1);
           if (last?.kind !== "command") return this.unexpected(node, "(redirects)");
-          last.redirs.push(...this.redirectNodes(node, body));
+          const redirs = this.redirectNodes(node, body);
+          last.redirs.push(...redirs);
+          this.heredocTails(redirs, items);
           return;
         }
         items.push({ kind: "command", node, redirs: [] });
+        this.heredocTails(kids(node), items);
         return;
       }
+      case "command":
+        items.push({ kind: "command", node, redirs: [] });
+        this.heredocTails(kids(node), items);
+        return;
       default:
         items.push({ kind: "command", node, redirs: [] });
+    }
+  }
+
+  /**
+   * tree-sitter-bash puts what follows a here-document's delimiter on its line (`cat <<EOF | grep x && y`)
+   * inside the here-document node. Those operators and commands come next in source order: they are
+   * flattened after the command, and the here-document reader skips them (`claimed`).
+   */
+  private heredocTails(nodes: Node[], items: FlatItem[]): void {
+    for (const heredoc of nodes) {
+      if (heredoc.type !== "heredoc_redirect") continue;
+      const children = kids(heredoc);
+      let i = 2;
+      while (children[i] && heredoc.fieldNameForChild(i) === "redirect") i++;
+      for (; i < children.length; i++) {
+        const child = children[i] as Node;
+        if (child.type === "heredoc_body" || child.type === "heredoc_end") break;
+        this.claimed.add(child);
+        if (child.type === "pipeline" && (kids(child)[0]?.type === "|" || kids(child)[0]?.type === "|&")) {
+          const [op, ...rest] = kids(child);
+          this.checkGaps(kids(child));
+          items.push({ kind: "op", node: op as Node });
+          for (const part of rest) {
+            if (["&&", "||", "|", "|&"].includes(part.type)) items.push({ kind: "op", node: part });
+            else this.flatten(part, items);
+          }
+        } else if (
+          (child.type === "&&" || child.type === "||") &&
+          heredoc.fieldNameForChild(i) === "operator"
+        ) {
+          const right = children[i + 1];
+          if (!right || heredoc.fieldNameForChild(i + 1) !== "right")
+            this.unexpected(child, "after a here-document");
+          this.claimed.add(right);
+          items.push({ kind: "op", node: child });
+          this.flatten(right, items);
+          i++;
+        } else {
+          this.unexpected(child, "after a here-document");
+        }
+      }
     }
   }
 
@@ -964,6 +1014,11 @@ class TreeReader {
       this.checkGap(lineEnd, child, true, true);
       sameLine.push(...this.redirect(child));
       lineEnd = child;
+    }
+    // operators and commands after the delimiter were taken as the next items of the list (heredocTails)
+    for (; rest[i] && this.claimed.has(rest[i] as Node); i++) {
+      this.checkGap(lineEnd, rest[i] as Node, false, true);
+      lineEnd = rest[i] as Node;
     }
     const tail = rest.slice(i);
     const [bodyNode, end, ...extra] = tail.length === 1 ? [null, ...tail] : tail;

@@ -111,6 +111,9 @@ const TRICKY = [
   "true && true 2>&1 | x",
   "true <<EOF >/dev/null\n$(x)\nEOF",
   "true <<'EOF' >/dev/null\n$(x)\nEOF\nx",
+  "true <<EOF && x\nEOF",
+  "true <<EOF | true && x\nEOF",
+  "true <<'EOF' | true\n$(x)\nEOF",
 ];
 
 describe("hidden commands are found (checked against real bash)", () => {

@@ -36,7 +36,7 @@ describe("constructs tree-sitter-bash misreads are refused", () => {
     ["time before a group", "time { rm x; }"],
     ['a translated string $"…"', 'echo $"rm"'],
     ["two here-documents on one line", "cat <<A <<B\na\nA\nb\nB"],
-    ["a here-document followed by a pipe on its line", "cat <<EOF | grep x\na\nEOF"],
+    ["a ; after a here-document's delimiter", "cat <<EOF ; rm x\na\nEOF"],
     ["a - before a here-document (tree-sitter drops it)", "python3 - <<EOF\nprint(1)\nEOF"],
     ["backslashes inside backticks", "echo `echo \\`rm x\\``"],
     ["quotes and substitutions inside ${…}", "echo \"${a:-'$(rm x)'}\""],
@@ -113,6 +113,17 @@ describe("gaps in the grammar rebuilt exactly", () => {
     expect(e.segments.map((s) => s.argv.join(" "))).toEqual(["cat", "git log"]);
     expect(e.flags).toEqual(["redirect"]);
     expect(e.flagDetails[0]?.detail).toContain("notes.txt");
+  });
+
+  it("commands after a here-document's delimiter on its line are segments of the same list", async () => {
+    const e = await explainAll("cat <<EOF | grep x && git status\n$(git log)\nEOF");
+    expect(e.segments.map((s) => s.argv.join(" ")).sort()).toEqual([
+      "cat",
+      "git log",
+      "git status",
+      "grep x",
+    ]);
+    expect(e.flagDetails).toEqual([]);
   });
 
   it("a substitution inside a [[ =~ ]] pattern is a segment", async () => {
