@@ -41,6 +41,9 @@ function byteOffset(text: string, index: number): number {
 
 /** Parses with both parsers; see the file comment. Never throws for bad input. */
 export async function parseScriptChecked(text: string): Promise<ParsedScript> {
+  // both WebAssembly modules load on the first call: start the second while the first one reads
+  const processor = shSyntax();
+  processor.catch(() => undefined);
   let script: Script;
   try {
     script = await parseBash(text);
@@ -51,7 +54,7 @@ export async function parseScriptChecked(text: string): Promise<ParsedScript> {
   }
   let file: ShFile;
   try {
-    file = await (await shSyntax())(text, { keepComments: false });
+    file = await (await processor)(text, { keepComments: false });
   } catch (error) {
     const message = (error as { Text?: string; message?: string }).Text ?? (error as Error).message;
     return { ok: false, error: `the shell parser rejected it: ${message}` };
