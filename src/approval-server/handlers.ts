@@ -8,6 +8,7 @@ import type { CommandInput, Explanation, PromptFn } from "../core/policy/types.j
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
 import { APP_VERSION } from "../version.js";
 import type { PromptBroker } from "./broker.js";
+import { runReport } from "./exec-result.js";
 import type { ApprovalRequestBody, ExecRunBody, ExplainBody } from "./protocol.js";
 import type { HandlerReply, RequestContext, RequestHandlers } from "./server.js";
 
@@ -184,17 +185,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
       return {
         type: "exec.result",
         body: {
-          decision: result.decision,
-          decidedBy: result.decidedBy,
-          reason: result.reason,
-          exitCode: result.exitCode,
-          signal: result.signal,
-          timedOut: result.timedOut,
-          stdout: result.stdout,
-          stderr: result.stderr,
-          truncated: result.truncated,
-          durationMs: result.durationMs,
-          ...(result.warnings.length ? { warnings: result.warnings } : {}),
+          ...runReport(result),
           ...(workdirNotice ? { workdirFallback: workdirNotice } : {}),
         },
       };

@@ -1,6 +1,7 @@
 // `gatehouse exec`: decide and run one command through the gate, from a terminal or a script. Nobody
 // is asked from here (prompt: null), so askFallback decides what needs a person.
 import os from "node:os";
+import { runReport } from "../../approval-server/exec-result.js";
 import { AuditLog } from "../../executor/audit-log.js";
 import { gateAndRun, isAllowed, type GateRunResult } from "../../executor/gate.js";
 import { MAX_OUTPUT_CAP, type StreamName } from "../../executor/output-capture.js";
@@ -180,18 +181,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (options.json) {
     printJson(ctx, {
       runId: result.runId,
-      decision: result.decision,
-      decidedBy: result.decidedBy,
-      reason: result.reason,
-      exitCode: result.exitCode,
-      signal: result.signal,
-      timedOut: result.timedOut,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      truncated: result.truncated,
+      ...runReport(result),
       durationMs: Math.round(result.durationMs * 1000) / 1000,
       ...(result.spawnError ? { error: result.spawnError } : {}),
-      ...(result.warnings.length ? { warnings: result.warnings } : {}),
     });
   } else {
     // A closed output ends the run quietly, as SIGPIPE would.
