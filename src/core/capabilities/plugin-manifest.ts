@@ -8,7 +8,8 @@ import { msg } from "./messages.js";
 export const CLAUDE_MANIFEST = ".claude-plugin/plugin.json";
 export const CODEX_MANIFEST = ".codex-plugin/plugin.json";
 
-const CODEX_KEYS = [
+/** The manifest keys both runtimes accept. */
+const SHARED_KEYS = [
   "name",
   "version",
   "description",
@@ -19,20 +20,12 @@ const CODEX_KEYS = [
   "keywords",
   "skills",
   "mcpServers",
-  "connectors",
 ] as const;
 
+const CODEX_KEYS = [...SHARED_KEYS, "connectors"] as const;
+
 const CLAUDE_KEYS = [
-  "name",
-  "version",
-  "description",
-  "author",
-  "homepage",
-  "repository",
-  "license",
-  "keywords",
-  "skills",
-  "mcpServers",
+  ...SHARED_KEYS,
   "commands",
   "agents",
   "hooks",
