@@ -11,9 +11,9 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLaunchSpec, type LaunchInput, type LaunchSpec } from "../../../src/core/runtime/index.js";
 import { REPO_ROOT } from "../../support/cli.js";
+import { startScriptedAnthropic, toolThenText } from "../../support/scripted-anthropic.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
-import { startFakeAnthropic, type FakeAnthropic } from "./fake-anthropic.js";
 
 const CLAUDE = path.join(REPO_ROOT, "node_modules", ".bin", "claude");
 const runFile = promisify(execFile);
@@ -211,7 +211,12 @@ describe.skipIf(!existsSync(CLAUDE))("the real Claude Code CLI runs the launch s
   it("sends every Bash call through the registered hook with the task's id; a denied command does not run", async () => {
     const home = await tempHome();
     const marker = path.join(home.home, "bash-ran");
-    const model: FakeAnthropic = await startFakeAnthropic(`touch ${marker}`);
+    const model = await startScriptedAnthropic(
+      toolThenText(
+        { name: "Bash", input: { command: `touch ${marker}`, description: "scripted call" } },
+        "done",
+      ),
+    );
     cleanups.push(() => model.close());
     const hookScript = path.join(home.home, "hook recorder.cjs"); // a space: the hook command must quote it
     const hookRecord = path.join(home.home, "hook-record.json");
