@@ -16,8 +16,7 @@ import {
   unwrapDispatch,
   type Arg,
 } from "./command-rules.js";
-import type { Command, Redirect, Script, Word } from "./shell-ast.js";
-import { subsOf } from "./shell-parse.js";
+import { subsOf, type Command, type Redirect, type Script, type Word } from "./shell-ast.js";
 import type { ScriptCache } from "./shell-script.js";
 import type { CommandInput, Flag, FlagKind } from "./types.js";
 import { splitWindowsCommand } from "./windows-command.js";
