@@ -3,13 +3,12 @@
 // elsewhere appearing without reopening, and the test box's live explanation.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { ApprovalsFileSchema } from "../../src/core/approvals/schema.js";
-import { startE2eApp, type E2eApp } from "../support/e2e-app.js";
-import { browserUnavailable, launchBrowser, openBoundPage, type BoundPage } from "../support/e2e-browser.js";
-import { ensureRendererBuilt } from "../support/e2e-renderer.js";
-import { serveStatic, type StaticServer } from "../support/e2e-server.js";
+import type { E2eApp } from "../support/e2e-app.js";
+import { browserUnavailable } from "../support/e2e-browser.js";
+import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";
 
 const skip = browserUnavailable();
@@ -19,26 +18,7 @@ function realProgram(name: string): string {
 }
 
 describe.skipIf(skip)("allowlist editor", () => {
-  let browser: Browser;
-  let server: StaticServer;
-  let app: E2eApp | undefined;
-  let view: BoundPage | undefined;
-
-  beforeAll(async () => {
-    server = await serveStatic(await ensureRendererBuilt());
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(async () => {
-    if (view) expect(view.problems).toEqual([]);
-    await view?.close();
-    view = undefined;
-    await app?.close();
-    app = undefined;
-  });
+  const suite = browserSuite();
 
   async function sharedEntries(a: E2eApp) {
     const file = ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
@@ -46,10 +26,10 @@ describe.skipIf(skip)("allowlist editor", () => {
   }
 
   async function open(): Promise<{ a: E2eApp; page: Page }> {
-    app = await startE2eApp({
+    const app = await suite.startApp({
       approvals: { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } },
     });
-    view = await openBoundPage(browser, app.router, `${server.url}/index.html#allowlist`);
+    const view = await suite.open(app, "allowlist");
     await view.page.getByRole("heading", { name: "Settings for All agents (*)" }).waitFor();
     return { a: app, page: view.page };
   }

@@ -3,14 +3,12 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { requestOnce } from "../../src/approval-server/client.js";
 import { ApprovalsFileSchema } from "../../src/core/approvals/schema.js";
-import { startE2eApp, type E2eApp } from "../support/e2e-app.js";
-import { browserUnavailable, launchBrowser, openBoundPage, type BoundPage } from "../support/e2e-browser.js";
-import { ensureRendererBuilt } from "../support/e2e-renderer.js";
-import { serveStatic, type StaticServer } from "../support/e2e-server.js";
+import type { E2eApp } from "../support/e2e-app.js";
+import { browserUnavailable } from "../support/e2e-browser.js";
+import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";
 
 const skip = browserUnavailable();
@@ -24,35 +22,16 @@ function realProgram(name: string): string {
 }
 
 describe.skipIf(skip)("approval dialog", () => {
-  let browser: Browser;
-  let server: StaticServer;
-  let app: E2eApp | undefined;
-  let view: BoundPage | undefined;
-
-  beforeAll(async () => {
-    server = await serveStatic(await ensureRendererBuilt());
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(async () => {
-    if (view) expect(view.problems).toEqual([]);
-    await view?.close();
-    view = undefined;
-    await app?.close();
-    app = undefined;
-  });
+  const suite = browserSuite();
 
   async function readApprovals(a: E2eApp) {
     return ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
   }
 
   it("a request from a real socket client pops the dialog; allow always with an edited pattern saves that entry, the client gets the decision, and the next identical request is decided by the rule", async () => {
-    app = await startE2eApp({ approvals: ASK_ME });
+    const app = await suite.startApp({ approvals: ASK_ME });
     const a = app;
-    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const view = await suite.open(a, "approval");
     const { page } = view;
     await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
 
@@ -102,9 +81,9 @@ describe.skipIf(skip)("approval dialog", () => {
     expect(a.services.broker.size).toBe(0);
   });
   it("Deny (Esc) reaches the client as a denial by the user, and the dialog moves on to the next request", async () => {
-    app = await startE2eApp({ approvals: ASK_ME });
+    const app = await suite.startApp({ approvals: ASK_ME });
     const a = app;
-    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const view = await suite.open(a, "approval");
     const { page } = view;
     await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
     const ask = (argv: string[]) =>
@@ -143,9 +122,9 @@ describe.skipIf(skip)("approval dialog", () => {
   });
 
   it("when nobody answers, askFallback=deny reaches the client as a timeout (not a denial by the user) and the dialog withdraws the request", async () => {
-    app = await startE2eApp({ approvals: ASK_ME });
+    const app = await suite.startApp({ approvals: ASK_ME });
     const a = app;
-    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const view = await suite.open(a, "approval");
     const { page } = view;
     const pending = requestOnce(
       a.t.paths,
@@ -164,14 +143,14 @@ describe.skipIf(skip)("approval dialog", () => {
 
   it("when nobody answers, askFallback=allowlist runs what the allowlist covers: the client gets allow-once decided by the fallback", async () => {
     const uname = realProgram("uname");
-    app = await startE2eApp({
+    const app = await suite.startApp({
       approvals: {
         defaults: { security: "allowlist", ask: "always", askFallback: "allowlist" },
         agents: { "*": { allowlist: [{ id: "uname-entry", pattern: uname }] } },
       },
     });
     const a = app;
-    view = await openBoundPage(browser, a.router, `${server.url}/index.html#approval`);
+    const view = await suite.open(a, "approval");
     const { page } = view;
     const pending = requestOnce(
       a.t.paths,

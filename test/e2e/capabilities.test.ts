@@ -3,46 +3,22 @@
 // search, and the details pane.
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestBackend, type TestBackend } from "../backend/server.js";
-import { startE2eApp, type E2eApp } from "../support/e2e-app.js";
-import { browserUnavailable, launchBrowser, openBoundPage, type BoundPage } from "../support/e2e-browser.js";
-import { ensureRendererBuilt } from "../support/e2e-renderer.js";
-import { serveStatic, type StaticServer } from "../support/e2e-server.js";
+import { describe, expect, it } from "vitest";
+import { startTestBackend } from "../backend/server.js";
+import { browserUnavailable } from "../support/e2e-browser.js";
+import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";
 
 const skip = browserUnavailable();
 
 describe.skipIf(skip)("capability browser", () => {
-  let browser: Browser;
-  let server: StaticServer;
-  let backend: TestBackend | undefined;
-  let app: E2eApp | undefined;
-  let view: BoundPage | undefined;
-
-  beforeAll(async () => {
-    server = await serveStatic(await ensureRendererBuilt());
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(async () => {
-    if (view) expect(view.problems).toEqual([]);
-    await view?.close();
-    view = undefined;
-    await app?.close();
-    app = undefined;
-    await backend?.close();
-    backend = undefined;
-  });
+  const suite = browserSuite();
 
   it("lists the skills, plugins and MCP servers of a sync with source badges, shows a conflict as such, filters by search, and shows details", async () => {
-    backend = await startTestBackend({ installed: { skills: [1336, 1401], plugins: [9], mcps: [7] } });
+    const backend = await startTestBackend({ installed: { skills: [1336, 1401], plugins: [9], mcps: [7] } });
+    suite.later(() => backend.close());
     const b = backend;
-    app = await startE2eApp({
+    const app = await suite.startApp({
       backend: b,
       prepare: async (t) => {
         // The user's own `browser` skill sits where the Wegent `browser` skill would be linked.
@@ -59,7 +35,7 @@ describe.skipIf(skip)("capability browser", () => {
       what: "the sync after registration",
       timeoutMs: 30_000,
     });
-    view = await openBoundPage(browser, a.router, `${server.url}/index.html#capabilities`);
+    const view = await suite.open(a, "capabilities");
     const { page } = view;
 
     const skills = page.getByRole("tab", { name: /Skills/ });

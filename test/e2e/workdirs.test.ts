@@ -1,39 +1,17 @@
 // Workdir settings in a real browser against the real workdir service (ui.md "Workdir settings").
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startE2eApp, type E2eApp } from "../support/e2e-app.js";
-import { browserUnavailable, launchBrowser, openBoundPage, type BoundPage } from "../support/e2e-browser.js";
-import { ensureRendererBuilt } from "../support/e2e-renderer.js";
-import { serveStatic, type StaticServer } from "../support/e2e-server.js";
+import { describe, expect, it } from "vitest";
+import { browserUnavailable } from "../support/e2e-browser.js";
+import { browserSuite } from "../support/e2e-suite.js";
 
 const skip = browserUnavailable();
 
 describe.skipIf(skip)("workdir settings", () => {
-  let browser: Browser;
-  let server: StaticServer;
-  let app: E2eApp | undefined;
-  let view: BoundPage | undefined;
-
-  beforeAll(async () => {
-    server = await serveStatic(await ensureRendererBuilt());
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(async () => {
-    if (view) expect(view.problems).toEqual([]);
-    await view?.close();
-    view = undefined;
-    await app?.close();
-    app = undefined;
-  });
+  const suite = browserSuite();
 
   it("refuses ~/.ssh as a root with the reason, adds a real folder, and the check box shows a resolved path and a fallback reason", async () => {
-    app = await startE2eApp({
+    const app = await suite.startApp({
       prepare: async (t) => {
         await fs.mkdir(path.join(t.home, ".ssh"), { mode: 0o700 });
         await fs.mkdir(path.join(t.home, "Projects", "app"), { recursive: true });
@@ -41,7 +19,7 @@ describe.skipIf(skip)("workdir settings", () => {
       },
     });
     const a = app;
-    view = await openBoundPage(browser, a.router, `${server.url}/index.html#workdirs`);
+    const view = await suite.open(a, "workdirs");
     const { page } = view;
     const roots = page.getByRole("table", { name: "Allowed roots" });
     await roots.getByText("Workspace root").waitFor();
