@@ -48,13 +48,6 @@ async function main(): Promise<void> {
     services: uiServicesFrom(services, {
       env,
       logger,
-      listening: services.listening,
-      workdir: services.workdir,
-      skills: services.skills,
-      capabilities: services.capabilities,
-      device: services.device,
-      secrets: services.secrets,
-      tasks: services.tasks,
     }),
     assetsDir: path.join(root, "assets"),
     preload: path.join(here, "preload.cjs"),

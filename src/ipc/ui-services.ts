@@ -92,13 +92,21 @@ export interface CoreServicesLike {
   gateDeps: { baseEnv: Env; home: string; now: () => number };
   /** The task runner, once the composition root builds one. */
   tasks?: UiTasks | null;
+  /** Whether the approval socket listens; the device side (null or absent when not built). */
+  listening?: () => boolean;
+  workdir?: UiServices["workdir"];
+  skills?: UiServices["skills"];
+  capabilities?: UiServices["capabilities"];
+  device?: UiDevice | null;
+  secrets?: SecretStore | null;
 }
 
+/** What the services do not hold; each optional part, when given, replaces the services' own. */
 export interface UiExtras {
   env: Env;
   logger: Logger;
   /** Whether the approval socket listens (from `start()`'s result). */
-  listening: () => boolean;
+  listening?: () => boolean;
   workdir?: UiServices["workdir"];
   skills?: UiServices["skills"];
   capabilities?: UiServices["capabilities"];
@@ -130,13 +138,13 @@ export function uiServicesFrom(core: CoreServicesLike, extras: UiExtras): UiServ
       // Known once the server listens; before that, where it will listen by default.
       address: () => core.approvalServer.address ?? core.paths.defaultSocket,
       connections: () => core.approvalServer.connectionCount,
-      listening: extras.listening,
+      listening: extras.listening ?? core.listening ?? (() => false),
     },
-    workdir: extras.workdir ?? null,
-    skills: extras.skills ?? null,
-    capabilities: extras.capabilities ?? null,
-    device: extras.device ?? null,
-    secrets: extras.secrets ?? null,
+    workdir: extras.workdir ?? core.workdir ?? null,
+    skills: extras.skills ?? core.skills ?? null,
+    capabilities: extras.capabilities ?? core.capabilities ?? null,
+    device: extras.device ?? core.device ?? null,
+    secrets: extras.secrets ?? core.secrets ?? null,
     tasks: extras.tasks ?? core.tasks ?? null,
     now: core.gateDeps.now,
     ...(extras.platform ? { platform: extras.platform } : {}),

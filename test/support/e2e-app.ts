@@ -124,12 +124,6 @@ export async function startE2eApp(options: E2eAppOptions = {}): Promise<E2eApp> 
   const ui = uiServicesFrom(services, {
     env: t.env,
     logger,
-    listening: services.listening,
-    workdir: services.workdir,
-    skills: services.skills,
-    capabilities: services.capabilities,
-    device: services.device,
-    secrets: services.secrets,
   });
   const host = recordingHost();
   const router = createRouter(ui, { isTrustedSender: (sender) => sender === E2E_SENDER, host });

@@ -55,12 +55,6 @@ beforeEach(async () => {
   ui = uiServicesFrom(services, {
     env: t.env,
     logger,
-    listening: services.listening,
-    workdir: services.workdir,
-    skills: services.skills,
-    capabilities: services.capabilities,
-    device: services.device,
-    secrets,
   });
   shell = startShell({
     electron: fake,

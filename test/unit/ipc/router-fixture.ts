@@ -57,12 +57,6 @@ export async function startRouterFixture(
   const base = uiServicesFrom(services, {
     env: t.env,
     logger,
-    listening: services.listening,
-    workdir: services.workdir,
-    skills: services.skills,
-    capabilities: services.capabilities,
-    device: services.device,
-    secrets,
   });
   const ui = options.ui ? options.ui(base) : base;
   const host = recordingHost();
