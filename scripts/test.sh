@@ -9,7 +9,14 @@ cd "$(dirname "$0")/.."
 if [ -z "${GATEHOUSE_KEYRING_READY:-}" ] && [ "$(uname)" = "Linux" ] && command -v dbus-run-session >/dev/null \
    && command -v gnome-keyring-daemon >/dev/null; then
   export GATEHOUSE_KEYRING_READY=1
-  exec dbus-run-session -- bash -c 'echo -n "gatehouse-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec bash scripts/test.sh'
+  # A fresh keyring folder per run: a login keyring left by an earlier run (with another password) would
+  # stay locked. Tests use temp homes of their own, so nothing else is stored there.
+  keyring_home=$(mktemp -d)
+  trap 'rm -rf "$keyring_home"' EXIT
+  XDG_DATA_HOME="$keyring_home" dbus-run-session -- bash -c \
+    'echo -n "gatehouse-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null \
+     && export GATEHOUSE_REQUIRE_KEYCHAIN=1; exec bash scripts/test.sh'
+  exit $?
 fi
 
 npm run lint
