@@ -1,17 +1,10 @@
 // The `device:heartbeat` payload (device-protocol.md §4). The backend rejects a whole heartbeat for
 // one bad field, so every rule it checks is checked here first and a bad part is left out or nulled.
+import { emptyReport } from "../core/capabilities/report.js";
 import type { CapabilityReport, TaskSnapshot } from "./deps.js";
 
 /** D1: the report of a fresh device, sent when the real one cannot be built (§5). */
-export const EMPTY_CAPABILITY_REPORT: CapabilityReport = {
-  revision: 0,
-  digest: "sha256:cfb9cc611aec1065653dcdc7afdab315ff3742b4c0747ba175a6490db104cbab",
-  full: true,
-  skills: [],
-  plugins: [],
-  mcps: [],
-  last_sync_at: null,
-};
+export const EMPTY_CAPABILITY_REPORT: CapabilityReport = emptyReport();
 
 export interface RuntimeCapacity {
   limit: number;
