@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLaunchSpec } from "../../../src/core/runtime/index.js";
 import { REPO_ROOT } from "../../support/cli.js";
+import { M1_MANIFEST } from "../../support/mcp-examples.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 const CODEX = path.join(REPO_ROOT, "node_modules", ".bin", "codex");
@@ -60,19 +61,7 @@ async function mcpList(overrides: string[], env: Record<string, string>): Promis
 
 describe.skipIf(!existsSync(CODEX))("the real Codex CLI accepts the overrides (codex-cli 0.169)", () => {
   it("M1: docs is streamable_http with its URL and bearer variable; shell is stdio with command, args and env", async () => {
-    const { overrides, env } = await overridesFor({
-      mcps: {
-        docs: {
-          server: {
-            type: "streamable-http",
-            url: "https://mcp.example.com/docs",
-            base_url: "https://ignored.example.com/docs",
-            bearer_token_env_var: "DOCS_TOKEN",
-          },
-        },
-        shell: { server: { type: "stdio", command: "uvx", args: ["tool", "--flag"], env: { FOO: "bar" } } },
-      },
-    });
+    const { overrides, env } = await overridesFor(M1_MANIFEST);
     expect(overrides).toHaveLength(10);
     const servers = await mcpList(overrides, env);
     expect([...servers.keys()]).toEqual(["docs", "shell"]);

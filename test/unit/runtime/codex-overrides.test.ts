@@ -4,20 +4,9 @@ import { describe, expect, it } from "vitest";
 import { codexMcpOverrides, userCodexServerNames } from "../../../src/core/runtime/codex-overrides.js";
 import { manifestServers, parseManifestMcps } from "../../../src/core/runtime/mcp-servers.js";
 import { hasLoneSurrogate, tomlArray, tomlString } from "../../../src/core/runtime/toml-value.js";
+import { M1_MANIFEST } from "../../support/mcp-examples.js";
 
-const M1 = {
-  mcps: {
-    docs: {
-      server: {
-        type: "streamable-http",
-        url: "https://mcp.example.com/docs",
-        base_url: "https://ignored.example.com/docs",
-        bearer_token_env_var: "DOCS_TOKEN",
-      },
-    },
-    shell: { server: { type: "stdio", command: "uvx", args: ["tool", "--flag"], env: { FOO: "bar" } } },
-  },
-};
+const M1 = M1_MANIFEST;
 
 function overridesFor(servers: Record<string, Record<string, unknown>>, user = new Set<string>()) {
   return codexMcpOverrides(

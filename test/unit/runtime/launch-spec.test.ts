@@ -9,6 +9,7 @@ import {
 } from "../../../src/core/runtime/index.js";
 
 const HOME = "/home/alice";
+import { M1_MANIFEST } from "../../support/mcp-examples.js";
 const paths = resolvePaths({ HOME });
 const W = path.join(HOME, ".wegent-executor", "workspace");
 const GATEHOUSE = ["/usr/local/bin/node", "/opt/Gate House/bin/gatehouse.js"];
@@ -228,19 +229,7 @@ describe("Claude Code launch spec", () => {
 });
 
 describe("Codex launch spec", () => {
-  const M1 = {
-    mcps: {
-      docs: {
-        server: {
-          type: "streamable-http",
-          url: "https://mcp.example.com/docs",
-          base_url: "https://ignored.example.com/docs",
-          bearer_token_env_var: "DOCS_TOKEN",
-        },
-      },
-      shell: { server: { type: "stdio", command: "uvx", args: ["tool", "--flag"], env: { FOO: "bar" } } },
-    },
-  };
+  const M1 = M1_MANIFEST;
   const codexTask = (extra: Record<string, unknown> = {}) => ({
     ...task(extra, "Codex"),
     bot: [{ shell_type: "Codex" }],
