@@ -108,6 +108,9 @@ export function startShell(options: ShellOptions): Shell {
       return { id: view.id, agentId: view.agentId, commandText: view.commandText };
     }),
     approvalsInvalid,
+    tasks: services.tasks?.list() ?? [],
+    now: Date.now(),
+    home: services.paths.home,
   });
   let drawn = trayState(trayInput());
   const tray: TrayLike = electron.createTray(
@@ -161,6 +164,13 @@ export function startShell(options: ShellOptions): Shell {
   };
   stops.push(router.subscribe("prompts.changed", onPrompts));
   stops.push(router.subscribe("status.connection", () => draw()));
+  if (services.tasks) stops.push(services.tasks.onChange(() => draw()));
+  // Elapsed times in the menu stay roughly current while tasks run.
+  const elapsedTimer = setInterval(() => {
+    if ((services.tasks?.list().length ?? 0) > 0) draw();
+  }, 30_000);
+  elapsedTimer.unref?.();
+  stops.push(() => clearInterval(elapsedTimer));
   stops.push(router.subscribe("allowlist.changed", () => void refreshTray()));
   if (known.size > 0) windows.showApproval();
 
@@ -216,6 +226,10 @@ export function startShell(options: ShellOptions): Shell {
         return;
       case "resume":
         await services.device?.resume();
+        draw();
+        return;
+      case "stop-task":
+        await services.tasks?.stop?.(action.taskId, action.subtaskId);
         draw();
         return;
       case "quit":

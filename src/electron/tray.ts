@@ -1,12 +1,14 @@
 // The tray's look and menu as pure functions of the app's state (architecture.md "Electron shell"):
 // icon connected / offline / attention, the pending count in the title (macOS) and tooltip, and a menu
-// listing pending approvals, the windows, pause/resume and quit. shell.ts turns this into Electron calls.
+// listing pending approvals, running agent tasks (each with a stop action), the windows, pause/resume
+// and quit. shell.ts turns this into Electron calls.
 
 export type TrayIcon = "connected" | "offline" | "attention";
 
 export type TrayAction =
   | { kind: "open-approval"; id: string }
   | { kind: "open-main" }
+  | { kind: "stop-task"; taskId: string; subtaskId: string | null }
   | { kind: "pause" }
   | { kind: "resume" }
   | { kind: "quit" };
@@ -25,6 +27,16 @@ export interface TrayPending {
   commandText: string;
 }
 
+/** A running agent task (executor/tasks `RunningTaskView`). */
+export interface TrayTask {
+  taskId: string;
+  subtaskId: string | null;
+  agent: string;
+  workdir: string | null;
+  /** Milliseconds since the epoch. */
+  startedAt: number;
+}
+
 export interface TrayInput {
   platform: NodeJS.Platform;
   /** The device connection, or null when this app runs without one. */
@@ -33,6 +45,12 @@ export interface TrayInput {
   pending: TrayPending[];
   /** The approvals file is invalid: every command is denied until it is fixed. */
   approvalsInvalid: boolean;
+  /** Running agent tasks, oldest first (none when the app runs without a device). */
+  tasks?: TrayTask[];
+  /** Now, in milliseconds since the epoch (for elapsed times). */
+  now?: number;
+  /** The home folder, written as `~` in workdirs. */
+  home?: string;
 }
 
 export interface TrayState {
@@ -50,6 +68,44 @@ const MENU_COMMAND_CHARS = 60;
 function shorten(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}
+
+/** `42 s`, `3 min`, `2 h 5 min`. */
+export function elapsedText(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}
+
+function shownWorkdir(dir: string | null, home: string | undefined): string {
+  if (!dir) return "no folder yet";
+  if (home && (dir === home || dir.startsWith(`${home}/`))) return `~${dir.slice(home.length)}`;
+  return dir;
+}
+
+/** One menu line per running task: `Stop task 42 — claude-code, 3 min — ~/Projects/foo`. */
+export function taskMenuEntries(tasks: TrayTask[], now: number, home?: string): TrayMenuEntry[] {
+  if (tasks.length === 0) return [];
+  const entries: TrayMenuEntry[] = [
+    {
+      id: "tasks-header",
+      label: tasks.length === 1 ? "1 task running" : `${tasks.length} tasks running`,
+      enabled: false,
+    },
+  ];
+  for (const task of tasks) {
+    const label = `Stop task ${task.taskId} — ${task.agent}, ${elapsedText(now - task.startedAt)} — ${shownWorkdir(task.workdir, home)}`;
+    entries.push({
+      id: `task:${task.taskId}:${task.subtaskId ?? ""}`,
+      label: shorten(label, 90),
+      enabled: true,
+      action: { kind: "stop-task", taskId: task.taskId, subtaskId: task.subtaskId },
+    });
+  }
+  return entries;
 }
 
 function host(url: string | null): string | null {
@@ -131,6 +187,11 @@ export function trayState(input: TrayInput): TrayState {
         action: { kind: "open-approval", id: prompt.id },
       });
     }
+  }
+  const tasks = taskMenuEntries(input.tasks ?? [], input.now ?? Date.now(), input.home);
+  if (tasks.length > 0) {
+    menu.push({ id: "sep-tasks", label: "", enabled: false, separator: true });
+    menu.push(...tasks);
   }
   menu.push({ id: "sep-2", label: "", enabled: false, separator: true });
   menu.push({ id: "open-main", label: "Open Gatehouse…", enabled: true, action: { kind: "open-main" } });

@@ -6,6 +6,35 @@ const base: TrayInput = { platform: "linux", connection: connected, pending: [],
 const prompt = (id: string, commandText: string) => ({ id, agentId: "claude-code", commandText });
 
 describe("tray state", () => {
+  it("lists each running task with its agent, elapsed time and workdir, and a stop action", () => {
+    const s = trayState({
+      ...base,
+      home: "/home/al",
+      now: 1_000_000,
+      tasks: [
+        {
+          taskId: "42",
+          subtaskId: "7",
+          agent: "claude-code",
+          workdir: "/home/al/Projects/foo",
+          startedAt: 1_000_000 - 185_000,
+        },
+        { taskId: "43", subtaskId: null, agent: "codex", workdir: null, startedAt: 1_000_000 - 4_000 },
+      ],
+    });
+    expect(s.menu.find((m) => m.id === "tasks-header")?.label).toBe("2 tasks running");
+    const items = s.menu.filter((m) => m.id.startsWith("task:"));
+    expect(items.map((m) => m.label)).toEqual([
+      "Stop task 42 — claude-code, 3 min — ~/Projects/foo",
+      "Stop task 43 — codex, 4 s — no folder yet",
+    ]);
+    expect(items[0]?.action).toEqual({ kind: "stop-task", taskId: "42", subtaskId: "7" });
+  });
+
+  it("shows no task lines when nothing runs", () => {
+    expect(trayState(base).menu.some((m) => m.id.startsWith("task"))).toBe(false);
+  });
+
   it("shows the connected icon and the backend host when registered and nothing waits", () => {
     const s = trayState(base);
     expect(s.icon).toBe("connected");
