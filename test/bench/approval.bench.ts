@@ -15,6 +15,7 @@ import { connectToHome, type ApprovalClient } from "../../src/approval-server/cl
 import { ApprovalsStore } from "../../src/core/approvals/index.js";
 import { resolvePaths } from "../../src/core/paths.js";
 import { percentile, round, type Benchmark, type BenchResult } from "./harness.js";
+import { realProgram } from "../support/programs.js";
 
 const REQUESTS = 5_000;
 const WARMUP = 500;
@@ -45,19 +46,6 @@ const server = net.createServer((socket) => {
 });
 server.listen(process.argv[1], () => process.stdout.write("ready\\n"));
 `;
-
-async function realPathOf(name: string): Promise<string> {
-  for (const dir of (process.env.PATH ?? "/usr/bin:/bin").split(path.delimiter)) {
-    try {
-      const candidate = path.join(dir, name);
-      await fs.access(candidate, fs.constants.X_OK);
-      return await fs.realpath(candidate);
-    } catch {
-      // next folder
-    }
-  }
-  throw new Error(`${name} not found on PATH`);
-}
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, readyText: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -127,7 +115,7 @@ async function run(): Promise<BenchResult> {
   const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gh-bench-")));
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
   const paths = resolvePaths(env);
-  const echo = await realPathOf("echo");
+  const echo = realProgram("echo");
   const store = new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
   await store.ensure();
   await store.applyPreset("ask");

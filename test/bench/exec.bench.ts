@@ -14,6 +14,7 @@ import { AuditLog } from "../../src/executor/audit-log.js";
 import { gateAndRun, type GateDeps, type GateRunRequest } from "../../src/executor/gate.js";
 import { UsageRecorder } from "../../src/executor/usage-recorder.js";
 import { percentile, round, type Benchmark, type BenchResult } from "./harness.js";
+import { realProgram } from "../support/programs.js";
 
 const OVERHEAD_RUNS = 400;
 const OVERHEAD_WARMUP = 40;
@@ -27,19 +28,6 @@ function repoRoot(): string {
   while (!existsSync(path.join(dir, "package.json")) || path.basename(dir) === "dist")
     dir = path.dirname(dir);
   return dir;
-}
-
-async function realPathOf(name: string): Promise<string> {
-  for (const dir of (process.env.PATH ?? "/usr/bin:/bin").split(path.delimiter)) {
-    try {
-      const candidate = path.join(dir, name);
-      await fs.access(candidate, fs.constants.X_OK);
-      return await fs.realpath(candidate);
-    } catch {
-      // next folder
-    }
-  }
-  throw new Error(`${name} not found on PATH`);
 }
 
 interface Home {
@@ -61,7 +49,7 @@ async function makeHome(
   const approvals = new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
   await approvals.ensure();
   await approvals.setAgentSettings("defaults", settings);
-  for (const name of entries) await approvals.addEntry("*", { pattern: await realPathOf(name) });
+  for (const name of entries) await approvals.addEntry("*", { pattern: realProgram(name) });
   const background: Promise<void>[] = [];
   const usage = new UsageRecorder(approvals, silentLogger);
   return {

@@ -1,7 +1,6 @@
 // The allowlist editor in a real browser against the real app (ui.md "Allowlist editor"): validation as
 // you type, add / edit / duplicate / delete written to E/exec-approvals.json at once, edits made
 // elsewhere appearing without reopening, and the test box's live explanation.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -10,12 +9,9 @@ import type { E2eApp } from "../support/e2e-app.js";
 import { browserUnavailable } from "../support/e2e-browser.js";
 import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";
+import { realProgram } from "../support/programs.js";
 
 const skip = browserUnavailable();
-
-function realProgram(name: string): string {
-  return execFileSync("sh", ["-c", `realpath "$(command -v ${name})"`], { encoding: "utf8" }).trim();
-}
 
 describe.skipIf(skip)("allowlist editor", () => {
   const suite = browserSuite();

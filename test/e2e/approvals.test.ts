@@ -1,6 +1,5 @@
 // The approval dialog in a real browser against the real app: requests arrive from a real client over
 // the approval socket; decisions reach that client and the approvals file (ui.md "Approval dialog").
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,16 +9,12 @@ import type { E2eApp } from "../support/e2e-app.js";
 import { browserUnavailable } from "../support/e2e-browser.js";
 import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";
+import { realProgram } from "../support/programs.js";
 
 const skip = browserUnavailable();
 if (skip) console.warn(`Skipping the browser tests: ${skip}`);
 
 const ASK_ME = { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } };
-
-/** The real path of a program on PATH (what allow-always proposes). */
-function realProgram(name: string): string {
-  return execFileSync("sh", ["-c", `realpath "$(command -v ${name})"`], { encoding: "utf8" }).trim();
-}
 
 describe.skipIf(skip)("approval dialog", () => {
   const suite = browserSuite();

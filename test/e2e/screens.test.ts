@@ -1,7 +1,6 @@
 // Every screen, in light and dark mode, with real data (a connected device after a sync, allowlist
 // entries, audit records, roots, a pending approval): axe-core finds no serious or critical problem,
 // and a screenshot of each is saved under test-results/screenshots/ (an artifact, not a comparison).
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -19,12 +18,9 @@ import {
 import { ensureRendererBuilt } from "../support/e2e-renderer.js";
 import { serveStatic, type StaticServer } from "../support/e2e-server.js";
 import { waitFor } from "../support/wait-for.js";
+import { realProgram } from "../support/programs.js";
 
 const skip = browserUnavailable();
-
-function realProgram(name: string): string {
-  return execFileSync("sh", ["-c", `realpath "$(command -v ${name})"`], { encoding: "utf8" }).trim();
-}
 
 /** How to know each screen has its data on it before it is checked and photographed. */
 const SCREENS: Array<{ hash: string; ready: (page: Page) => Promise<unknown> }> = [

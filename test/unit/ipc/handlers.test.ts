@@ -1,5 +1,4 @@
 // What the channels do, through the router over the real services in a temp home.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import type {
   EntryCheck,
   Explanation,
 } from "../../../src/ipc/contract.js";
+import { realProgram } from "../../support/programs.js";
 import { startRouterFixture, type RouterFixture } from "./router-fixture.js";
 
 let f: RouterFixture;
@@ -20,10 +20,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await f.close();
 });
-
-function realProgram(name: string): string {
-  return execFileSync("sh", ["-c", `realpath "$(command -v ${name})"`], { encoding: "utf8" }).trim();
-}
 
 async function value<T>(channel: string, payload: unknown = {}): Promise<T> {
   const result = await f.call(channel, payload);
