@@ -9,7 +9,7 @@ import type {
   WorkdirService,
 } from "../../../src/core/workdir/index.js";
 import { WorkdirFatal } from "../../../src/core/workdir/index.js";
-import { makeWorkdirFixture, writeWidgetRepo, type WorkdirFixture } from "./fixture.js";
+import { CASE_18_REFUSALS, makeWorkdirFixture, writeWidgetRepo, type WorkdirFixture } from "./fixture.js";
 
 const M = "~/.wegent-executor/workspace/t1";
 let fx: WorkdirFixture;
@@ -143,19 +143,7 @@ describe("workdir.md §12 on POSIX", () => {
   });
 
   it("18: roots the user adds are checked in order and refused with the design's texts", async () => {
-    const expected: Array<[string, string | null]> = [
-      ["~", "protected folder: your home folder"],
-      ["~/.aws", "protected folder: a credentials folder"],
-      ["/", "protected folder: the file system root"],
-      ["~/.wegent-executor", "protected folder: Gatehouse's own data"],
-      ["/usr/local", "protected folder: a system folder"],
-      ["~/Projects/../..", "protected folder: the folder that holds all home folders"],
-      ["relative/dir", "not an absolute path"],
-      ["~/nope", "does not exist"],
-      ["~/Projects/notes.txt", "not a folder"],
-      ["~/Projects/foo", "already allowed: inside ~/Projects"],
-      ["~/Work", null],
-    ];
+    const expected: Array<readonly [string, string | null]> = [...CASE_18_REFUSALS, ["~/Work", null]];
     expect(await exists(h(".aws"))).toBe(false);
     for (const [given, reason] of expected) {
       const result = await service.addRoot(given);

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli, type CliResult } from "../../support/cli.js";
-import { makeWorkdirFixture, type WorkdirFixture } from "./fixture.js";
+import { CASE_18_REFUSALS, makeWorkdirFixture, type WorkdirFixture } from "./fixture.js";
 
 let fx: WorkdirFixture;
 beforeEach(async () => {
@@ -165,18 +165,7 @@ describe("gatehouse workdir check", () => {
 
 describe("gatehouse workdir roots", () => {
   it("18: refuses each bad root with the design's text and saves only the accepted one", async () => {
-    const refusals: Array<[string, string]> = [
-      ["~", "protected folder: your home folder"],
-      ["~/.aws", "protected folder: a credentials folder"],
-      ["/", "protected folder: the file system root"],
-      ["~/.wegent-executor", "protected folder: Gatehouse's own data"],
-      ["/usr/local", "protected folder: a system folder"],
-      ["~/Projects/../..", "protected folder: the folder that holds all home folders"],
-      ["relative/dir", "not an absolute path"],
-      ["~/nope", "does not exist"],
-      ["~/Projects/notes.txt", "not a folder"],
-      ["~/Projects/foo", "already allowed: inside ~/Projects"],
-    ];
+    const refusals = CASE_18_REFUSALS;
     const results = await Promise.all(refusals.map(([given]) => cli("roots", "add", given, "--json")));
     results.forEach((result, i) => {
       const [given, reason] = refusals[i]!;

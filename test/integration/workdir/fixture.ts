@@ -9,6 +9,20 @@ import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 export const T0 = 1_767_225_600_000;
 
+/** workdir.md §12 case 18: roots a user may try to add on the fixture, each with the design's refusal. */
+export const CASE_18_REFUSALS: ReadonlyArray<readonly [string, string]> = [
+  ["~", "protected folder: your home folder"],
+  ["~/.aws", "protected folder: a credentials folder"],
+  ["/", "protected folder: the file system root"],
+  ["~/.wegent-executor", "protected folder: Gatehouse's own data"],
+  ["/usr/local", "protected folder: a system folder"],
+  ["~/Projects/../..", "protected folder: the folder that holds all home folders"],
+  ["relative/dir", "not an absolute path"],
+  ["~/nope", "does not exist"],
+  ["~/Projects/notes.txt", "not a folder"],
+  ["~/Projects/foo", "already allowed: inside ~/Projects"],
+];
+
 export interface WorkdirFixture extends TempHome {
   H: string;
   E: string;
