@@ -30,6 +30,15 @@ export function printLine(ctx: CliContext, text: string): void {
   ctx.stdout.write(`${text}\n`);
 }
 
+/** Exit status of a command that found the approvals file invalid (the file is left as it is). */
+export const EXIT_APPROVALS_INVALID = 3;
+
+/** Says why the approvals file is invalid on stderr; returns EXIT_APPROVALS_INVALID. */
+export function approvalsFileInvalid(ctx: CliContext, command: string, error: string): number {
+  ctx.stderr.write(`gatehouse ${command}: ${error}\n`);
+  return EXIT_APPROVALS_INVALID;
+}
+
 /** A usage or input error: message on stderr, exit status 2. */
 export class UsageError extends Error {
   constructor(message: string) {

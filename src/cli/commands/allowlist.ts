@@ -11,7 +11,15 @@ import {
 import { resolveExecutable } from "../../core/policy/index.js";
 import type { ApprovalsStore } from "../../core/approvals/index.js";
 import { approvalsStoreAt, parseCommandArgs } from "../args.js";
-import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
+import {
+  approvalsFileInvalid,
+  EXIT_APPROVALS_INVALID,
+  printJson,
+  printLine,
+  UsageError,
+  type CliContext,
+  type CommandSpec,
+} from "../context.js";
 
 const USAGE = [
   "gatehouse allowlist list [--agent ID] [--json]",
@@ -19,7 +27,7 @@ const USAGE = [
   "                               [--expires-in SECONDS | --expires-at MS] [--uses N] [--json]",
   "       gatehouse allowlist remove [--agent ID] ID [--json]",
 ].join("\n");
-export const EXIT_APPROVALS_INVALID = 3;
+export { EXIT_APPROVALS_INVALID };
 
 function parse(args: string[]) {
   return parseCommandArgs({
@@ -126,8 +134,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 }
 
 function invalid(ctx: CliContext, error: string): number {
-  ctx.stderr.write(`gatehouse allowlist: ${error}\n`);
-  return EXIT_APPROVALS_INVALID;
+  return approvalsFileInvalid(ctx, "allowlist", error);
 }
 
 async function list(

@@ -3,12 +3,20 @@
 import { PRESETS, type PresetName } from "../../core/approvals/index.js";
 import { resolveSettings } from "../../core/policy/index.js";
 import { approvalsStoreAt, parseCommandArgs } from "../args.js";
-import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
+import {
+  approvalsFileInvalid,
+  EXIT_APPROVALS_INVALID,
+  printJson,
+  printLine,
+  UsageError,
+  type CliContext,
+  type CommandSpec,
+} from "../context.js";
 
 const USAGE = "gatehouse init [--preset locked|ask|trust] [--json]";
 
 /** Exit status when the approvals file exists but is invalid (same as `policy explain`). */
-export const EXIT_APPROVALS_INVALID = 3;
+export { EXIT_APPROVALS_INVALID };
 
 function parse(args: string[]) {
   return parseCommandArgs({
@@ -28,13 +36,11 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const store = approvalsStoreAt(ctx.paths);
   const before = await store.load();
   if (before.status === "invalid") {
-    ctx.stderr.write(`gatehouse init: ${before.error}\n`);
-    return EXIT_APPROVALS_INVALID;
+    return approvalsFileInvalid(ctx, "init", before.error);
   }
   const ensured = await store.ensure();
   if (ensured.status === "invalid") {
-    ctx.stderr.write(`gatehouse init: ${ensured.error}\n`);
-    return EXIT_APPROVALS_INVALID;
+    return approvalsFileInvalid(ctx, "init", ensured.error);
   }
   if (preset !== undefined) await store.applyPreset(preset as PresetName);
   const state = await store.load();

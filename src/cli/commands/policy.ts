@@ -4,7 +4,14 @@
 // approvals file is invalid (the outcome is then `deny`), so scripts notice a broken policy.
 import { explainCommand, type Explanation, type Segment } from "../../core/policy/index.js";
 import { approvalsStoreAt, existingFolderOption, parseCommandArgs } from "../args.js";
-import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
+import {
+  EXIT_APPROVALS_INVALID,
+  printJson,
+  printLine,
+  UsageError,
+  type CliContext,
+  type CommandSpec,
+} from "../context.js";
 
 const USAGE = [
   "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--json] -- COMMAND…",
@@ -12,7 +19,7 @@ const USAGE = [
   "--shell joins the words into one shell string; without it they are an argv. Default agent: local.",
   "Exit status: 0 explained (whatever the outcome), 2 bad usage, 3 the approvals file is invalid.",
 ].join("\n");
-export const EXIT_APPROVALS_INVALID = 3;
+export { EXIT_APPROVALS_INVALID };
 
 function parse(args: string[]) {
   return parseCommandArgs({
