@@ -82,29 +82,8 @@ export interface UiHost {
   openMainWindow(screen?: Screen): void;
 }
 
-/** The parts of the composition root's `Services` the adapter reads (structural, so the IPC layer never builds services). */
-export interface CoreServicesLike {
-  paths: AppPaths;
-  approvals: ApprovalsStore;
-  audit: AuditLog;
-  broker: PromptBroker;
-  approvalServer: { address: string | null; connectionCount: number };
-  gateDeps: { baseEnv: Env; home: string; now: () => number };
-  /** The task runner, once the composition root builds one. */
-  tasks?: UiTasks | null;
-  /** Whether the approval socket listens; the device side (null or absent when not built). */
-  listening?: () => boolean;
-  workdir?: UiServices["workdir"];
-  skills?: UiServices["skills"];
-  capabilities?: UiServices["capabilities"];
-  device?: UiDevice | null;
-  secrets?: SecretStore | null;
-}
-
-/** What the services do not hold; each optional part, when given, replaces the services' own. */
-export interface UiExtras {
-  env: Env;
-  logger: Logger;
+/** The optional parts: the device side (null or absent when not built) and the socket's listening state. */
+export interface UiOptionalParts {
   /** Whether the approval socket listens (from `start()`'s result). */
   listening?: () => boolean;
   workdir?: UiServices["workdir"];
@@ -112,7 +91,24 @@ export interface UiExtras {
   capabilities?: UiServices["capabilities"];
   device?: UiDevice | null;
   secrets?: SecretStore | null;
+  /** The task runner, once the composition root builds one. */
   tasks?: UiTasks | null;
+}
+
+/** The parts of the composition root's `Services` the adapter reads (structural, so the IPC layer never builds services). */
+export interface CoreServicesLike extends UiOptionalParts {
+  paths: AppPaths;
+  approvals: ApprovalsStore;
+  audit: AuditLog;
+  broker: PromptBroker;
+  approvalServer: { address: string | null; connectionCount: number };
+  gateDeps: { baseEnv: Env; home: string; now: () => number };
+}
+
+/** What the services do not hold; each optional part, when given, replaces the services' own. */
+export interface UiExtras extends UiOptionalParts {
+  env: Env;
+  logger: Logger;
   platform?: NodeJS.Platform;
 }
 
