@@ -4,31 +4,20 @@
 // user's own settings.json is never edited for this.
 import path from "node:path";
 import type { AppPaths } from "../paths.js";
-import type { SettingsFile } from "../settings.js";
 import { claudeMcpConfig } from "./claude-mcp-config.js";
-import type { LaunchFile, LaunchSpec, TaskFacts } from "./launch-spec.js";
-import type { NamedMcpServer } from "./mcp-servers.js";
+import type { LaunchFile, LaunchSpec, RuntimeSpecInput, TaskFacts } from "./launch-spec.js";
 import { posixCommandLine } from "./shell-quote.js";
 
 export const CLAUDE_AGENT_ID = "claude-code";
 /** Claude Code gives up on a hook after its `timeout`; a person deciding must not be cut short. */
 export const HOOK_TIMEOUT_MARGIN_SECONDS = 10;
 
-export interface ClaudeSpecInput {
-  task: TaskFacts;
-  /** Servers after collection, merge and substitution (mcp-servers.ts). */
-  servers: NamedMcpServer[];
-  prompt: string;
-  systemPrompt?: string | null;
-  workdir: string;
-  paths: AppPaths;
-  settings: SettingsFile;
+export interface ClaudeSpecInput extends RuntimeSpecInput {
   /** Workspace root W (non-project tasks keep their Claude folder in `W/<task_id>/.claude`). */
   workspaceRoot: string;
   /** How to run gatehouse, e.g. `[process.execPath, "<repo>/bin/gatehouse.js"]` (absolute paths). */
   gatehouseCommand: string[];
   promptTimeoutMs: number;
-  resumeId?: string | null;
 }
 
 export function runtimeFolder(paths: AppPaths, taskId: number): string {

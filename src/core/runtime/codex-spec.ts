@@ -2,24 +2,13 @@
 // Codex only as `-c` overrides (never by writing XH/config.toml); the prompt is the last argument.
 import path from "node:path";
 import type { AppPaths } from "../paths.js";
-import type { SettingsFile } from "../settings.js";
 import { codexMcpOverrides, userCodexServerNames } from "./codex-overrides.js";
-import type { LaunchSpec, TaskFacts } from "./launch-spec.js";
-import type { NamedMcpServer } from "./mcp-servers.js";
+import type { LaunchSpec, RuntimeSpecInput } from "./launch-spec.js";
 import { tomlString } from "./toml-value.js";
 
-export interface CodexSpecInput {
-  task: TaskFacts;
-  /** Servers after collection, merge and substitution (mcp-servers.ts). */
-  servers: NamedMcpServer[];
-  prompt: string;
-  systemPrompt?: string | null;
-  workdir: string;
-  paths: AppPaths;
-  settings: SettingsFile;
+export interface CodexSpecInput extends RuntimeSpecInput {
   /** Text of `XH/config.toml`, `null` when it is missing or unreadable. */
   userConfigText: string | null;
-  resumeId?: string | null;
 }
 
 export function codexConfigFile(paths: AppPaths): string {

@@ -1,6 +1,9 @@
 // The launch spec: everything the executor needs to start one agent runtime turn, as plain data.
 // Secrets (task token, MCP headers and env values) are present in the real spec; `maskSpec` hides
 // them for display.
+import type { AppPaths } from "../paths.js";
+import type { SettingsFile } from "../settings.js";
+import type { NamedMcpServer } from "./mcp-servers.js";
 
 export type RuntimeKind = "claude-code" | "codex";
 
@@ -29,6 +32,19 @@ export interface TaskFacts {
   /** The §8.1 project id ("" when none). */
   projectId: string;
   isProjectTask: boolean;
+}
+
+/** What both runtimes' spec builders take (claude-spec.ts and codex-spec.ts add their own). */
+export interface RuntimeSpecInput {
+  task: TaskFacts;
+  /** Servers after collection, merge and substitution (mcp-servers.ts). */
+  servers: NamedMcpServer[];
+  prompt: string;
+  systemPrompt?: string | null;
+  workdir: string;
+  paths: AppPaths;
+  settings: SettingsFile;
+  resumeId?: string | null;
 }
 
 export type LaunchResult =
