@@ -55,7 +55,8 @@ export function commandInput(
   return { command: [payload.command ?? "", ...args].join(" ") };
 }
 
-function notRun(error: string, stderr = ""): CommandAck {
+/** The §6.5 ack of a command that did not run (refused, invalid, or failed to start). */
+export function notRunAck(error: string, stderr = ""): CommandAck {
   return {
     success: false,
     exit_code: null,
@@ -81,7 +82,7 @@ export function commandAck(
 ): CommandAck {
   const stderr = notice ? `${notice}\n${result.stderr}` : result.stderr;
   if (result.decision === "deny") {
-    return notRun(
+    return notRunAck(
       result.decidedBy === "user"
         ? "Command denied by user"
         : `Command denied by exec policy: ${result.reason}`,
@@ -89,7 +90,7 @@ export function commandAck(
     );
   }
   if (result.decision === "timeout" || result.decision === "cancelled") {
-    return notRun("Command approval timed out", notice ?? "");
+    return notRunAck("Command approval timed out", notice ?? "");
   }
   const ack: CommandAck = {
     success: result.exitCode === 0 && !result.timedOut && !result.spawnError,
@@ -119,7 +120,7 @@ export function createBackendCommands(deps: BackendCommandDeps): CommandPort {
   return {
     async execute(raw) {
       const parsed = ExecuteCommandPayloadSchema.safeParse(raw);
-      if (!parsed.success) return notRun(`Invalid command payload: ${describeZodError(parsed.error)}`);
+      if (!parsed.success) return notRunAck(`Invalid command payload: ${describeZodError(parsed.error)}`);
       const payload = parsed.data;
       const timeoutSeconds = clampTimeoutSeconds(payload.timeout_seconds);
       const sessionKey = commandSessionKey(payload);
@@ -131,10 +132,10 @@ export function createBackendCommands(deps: BackendCommandDeps): CommandPort {
       } catch (error) {
         const message = error instanceof WorkdirFatal ? error.message : (error as Error).message;
         logger.warn("no working folder for a backend command", { sessionKey, error });
-        return notRun(`Failed to start command: ${message}`);
+        return notRunAck(`Failed to start command: ${message}`);
       }
       if (resolution.fallback?.code === "missing-directory" && requestedCwd) {
-        return notRun(`Working directory does not exist: ${requestedCwd}`);
+        return notRunAck(`Working directory does not exist: ${requestedCwd}`);
       }
       let notice = resolution.fallback?.message ?? null;
 

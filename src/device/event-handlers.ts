@@ -4,6 +4,7 @@ import type { Socket } from "socket.io-client";
 import type { Logger } from "../core/log.js";
 import { describeZodError } from "../core/store/index.js";
 import { capCommandAck } from "./ack-size.js";
+import { notRunAck } from "./backend-command.js";
 import type { LiveSession } from "./connection.js";
 import type { CapabilitiesPort, CommandAck, CommandPort, TaskEventSink, TaskRegistry } from "./deps.js";
 import {
@@ -46,20 +47,6 @@ function splitAck(args: unknown[]): { payload: unknown; ack: Ack | undefined } {
   return { payload: args[0], ack: undefined };
 }
 
-function failedCommandAck(error: string): CommandAck {
-  return {
-    success: false,
-    exit_code: null,
-    stdout: "",
-    stderr: "",
-    duration: 0,
-    timed_out: false,
-    stdout_truncated: false,
-    stderr_truncated: false,
-    error,
-  };
-}
-
 export function attachEventHandlers(socket: Socket, session: LiveSession, deps: HandlerDeps): void {
   const logger = deps.logger.child("events");
 
@@ -87,7 +74,7 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
         result = await deps.commands.execute(payload);
       } catch (error) {
         logger.error("A backend command failed unexpectedly", { error });
-        result = failedCommandAck(`Failed to start command: ${(error as Error).message}`);
+        result = notRunAck(`Failed to start command: ${(error as Error).message}`);
       }
       ack?.(capCommandAck(result));
     })();
