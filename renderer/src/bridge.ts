@@ -1,6 +1,6 @@
 // The renderer's only way to main: `window.gatehouse` (exposed by the preload in Electron, by the test
 // harness in the browser tests). Imports types only from the IPC contract.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type DependencyList } from "react";
 import type {
   Channel,
   EventName,
@@ -57,6 +57,21 @@ export function useEvent<E extends EventName>(event: E, listener: (payload: Even
   useEffect(() => onEvent(event, (payload) => latest.current(payload)), [event]);
 }
 
+/**
+ * An effect that starts asynchronous work: `live()` turns false once `deps` change again or the
+ * component goes away, so an answer that arrives late is dropped instead of overwriting a newer one.
+ */
+export function useLiveEffect(run: (live: () => boolean) => void, deps: DependencyList): void {
+  useEffect(() => {
+    let live = true;
+    run(() => live);
+    return () => {
+      live = false;
+    };
+    // `run` is a new closure on every render; `deps` say when it must run again.
+  }, deps);
+}
+
 export interface Remote<T> {
   data: T | null;
   error: string | null;
@@ -79,26 +94,25 @@ export function useRemote<C extends Channel>(
   requestRef.current = request;
   const reload = useCallback(() => setTick((t) => t + 1), []);
 
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    call(channel, requestRef.current).then(
-      (value) => {
-        if (!live) return;
-        setData(value);
-        setError(null);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (!live) return;
-        setError((failure as Error).message);
-        setLoading(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [channel, key, tick]);
+  useLiveEffect(
+    (live) => {
+      setLoading(true);
+      call(channel, requestRef.current).then(
+        (value) => {
+          if (!live()) return;
+          setData(value);
+          setError(null);
+          setLoading(false);
+        },
+        (failure: unknown) => {
+          if (!live()) return;
+          setError((failure as Error).message);
+          setLoading(false);
+        },
+      );
+    },
+    [channel, key, tick],
+  );
 
   const events = refreshOn.join(",");
   useEffect(() => {

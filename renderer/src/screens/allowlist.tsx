@@ -2,7 +2,7 @@
 // the entries table (add, edit, delete, duplicate, sort, filter), validation as you type, the test box
 // with the live explanation, and the audit preview. Every change is written at once by main; edits
 // made elsewhere arrive through the `allowlist.changed` event.
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type {
   AgentView,
   AllowlistState,
@@ -13,7 +13,7 @@ import type {
   Explanation,
   PolicySettings,
 } from "../../../src/ipc/contract.js";
-import { call, useDebounced, useRemote } from "../bridge.js";
+import { call, useDebounced, useLiveEffect, useRemote } from "../bridge.js";
 import { Empty, Loading, Message, Pill, Section } from "../components/common.js";
 import { SegmentList } from "../components/explanation.js";
 import {
@@ -217,36 +217,34 @@ function EntryEditor(props: {
   const parsed = parseDraft(draft);
   const settledParsed = useMemo(() => parseDraft(settled), [settled]);
 
-  useEffect(() => {
-    if (!settledParsed.ok) return;
-    let live = true;
-    void call("allowlist.checkEntry", { entry: settledParsed.entry, agentId: props.agentId }).then(
-      (result) => {
-        if (live) setCheck(result);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [settledParsed, props.agentId]);
+  useLiveEffect(
+    (live) => {
+      if (!settledParsed.ok) return;
+      void call("allowlist.checkEntry", { entry: settledParsed.entry, agentId: props.agentId }).then(
+        (result) => {
+          if (live()) setCheck(result);
+        },
+      );
+    },
+    [settledParsed, props.agentId],
+  );
 
-  useEffect(() => {
-    if (!settledParsed.ok || settledParsed.entry.pattern.trim() === "") {
-      setPreview(null);
-      return;
-    }
-    let live = true;
-    void call("allowlist.preview", {
-      agentId: props.agentId,
-      entry: settledParsed.entry,
-      ...(props.editing ? { replaceId: props.editing.entry.id } : {}),
-    }).then((result) => {
-      if (live) setPreview(result.ok ? result.preview : null);
-    });
-    return () => {
-      live = false;
-    };
-  }, [settledParsed, props.agentId, props.editing]);
+  useLiveEffect(
+    (live) => {
+      if (!settledParsed.ok || settledParsed.entry.pattern.trim() === "") {
+        setPreview(null);
+        return;
+      }
+      void call("allowlist.preview", {
+        agentId: props.agentId,
+        entry: settledParsed.entry,
+        ...(props.editing ? { replaceId: props.editing.entry.id } : {}),
+      }).then((result) => {
+        if (live()) setPreview(result.ok ? result.preview : null);
+      });
+    },
+    [settledParsed, props.agentId, props.editing],
+  );
 
   const fieldError = (field: string): string | null => {
     if (!parsed.ok && parsed.field === field) return parsed.reason;
@@ -600,24 +598,23 @@ function TestBox(props: { agentId: string; version: number }) {
   const [cwd, setCwd] = useState("");
   const settled = useDebounced({ command, cwd, version: props.version }, 150);
   const [result, setResult] = useState<{ explanation: Explanation } | { reason: string } | null>(null);
-  useEffect(() => {
-    if (settled.command.trim() === "") {
-      setResult(null);
-      return;
-    }
-    let live = true;
-    void call("allowlist.explain", {
-      agentId: props.agentId,
-      command: settled.command,
-      ...(settled.cwd.trim() ? { cwd: settled.cwd } : {}),
-    }).then(
-      (r) => live && setResult(r.ok ? { explanation: r.explanation } : { reason: r.reason }),
-      (e: Error) => live && setResult({ reason: e.message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [settled, props.agentId]);
+  useLiveEffect(
+    (live) => {
+      if (settled.command.trim() === "") {
+        setResult(null);
+        return;
+      }
+      void call("allowlist.explain", {
+        agentId: props.agentId,
+        command: settled.command,
+        ...(settled.cwd.trim() ? { cwd: settled.cwd } : {}),
+      }).then(
+        (r) => live() && setResult(r.ok ? { explanation: r.explanation } : { reason: r.reason }),
+        (e: Error) => live() && setResult({ reason: e.message }),
+      );
+    },
+    [settled, props.agentId],
+  );
   const x = result && "explanation" in result ? result.explanation : null;
   return (
     <div className="test-box">

@@ -3,7 +3,7 @@
 // (editable entries) / Deny (Esc). Decisions are final and take effect at once.
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { EntryCheck, PromptView } from "../../../src/ipc/contract.js";
-import { call, useDebounced, useEvent } from "../bridge.js";
+import { call, useDebounced, useEvent, useLiveEffect } from "../bridge.js";
 import { CopyButton, Message, Pill } from "../components/common.js";
 import { SegmentList } from "../components/explanation.js";
 import { countdown, fallbackOutcome, reasonWords, sourceWords } from "../words.js";
@@ -11,15 +11,11 @@ import { countdown, fallbackOutcome, reasonWords, sourceWords } from "../words.j
 export function usePendingPrompts(): { prompts: PromptView[]; error: string | null } {
   const [prompts, setPrompts] = useState<PromptView[]>([]);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
+  useLiveEffect((live) => {
     call("prompts.list", {}).then(
-      (value) => live && setPrompts(value.prompts),
-      (failure: Error) => live && setError(failure.message),
+      (value) => live() && setPrompts(value.prompts),
+      (failure: Error) => live() && setError(failure.message),
     );
-    return () => {
-      live = false;
-    };
   }, []);
   useEvent("prompts.changed", (payload) => setPrompts(payload.prompts));
   return { prompts, error };
@@ -51,26 +47,25 @@ function EntryDraftRow(props: {
   const settled = useDebounced(draft, 120);
   const [check, setCheck] = useState<EntryCheck | null>(null);
   const onCheck = props.onCheck;
-  useEffect(() => {
-    let live = true;
-    call("allowlist.checkEntry", {
-      entry: {
-        pattern: settled.pattern,
-        ...(settled.argPattern ? { argPattern: settled.argPattern } : {}),
-        ...(settled.cwd ? { cwd: settled.cwd } : {}),
-      },
-    }).then(
-      (result) => {
-        if (!live) return;
-        setCheck(result);
-        onCheck(index, result.ok);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [settled, index, onCheck]);
+  useLiveEffect(
+    (live) => {
+      call("allowlist.checkEntry", {
+        entry: {
+          pattern: settled.pattern,
+          ...(settled.argPattern ? { argPattern: settled.argPattern } : {}),
+          ...(settled.cwd ? { cwd: settled.cwd } : {}),
+        },
+      }).then(
+        (result) => {
+          if (!live()) return;
+          setCheck(result);
+          onCheck(index, result.ok);
+        },
+        () => undefined,
+      );
+    },
+    [settled, index, onCheck],
+  );
   const problem = check && !check.ok ? check : null;
   const id = `entry-${index}`;
   return (

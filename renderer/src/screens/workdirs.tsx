@@ -1,9 +1,9 @@
 // Workdir settings (ui.md "Workdir settings", workdir.md §11): allowed roots (the workspace root always
 // there, environment roots read-only, the user's roots added and removed here), task bindings,
 // repository bindings, and a check box that shows how a path would resolve.
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { PathCheck, RootInfo } from "../../../src/ipc/contract.js";
-import { call, useDebounced, useRemote } from "../bridge.js";
+import { call, useDebounced, useLiveEffect, useRemote } from "../bridge.js";
 import { CopyText, Empty, Loading, Message, Pill, Section } from "../components/common.js";
 import { relativeTime } from "../words.js";
 
@@ -62,20 +62,19 @@ function CheckBox() {
   const [taskId, setTaskId] = useState("");
   const settled = useDebounced({ path, taskId }, 150);
   const [result, setResult] = useState<PathCheck | null>(null);
-  useEffect(() => {
-    if (settled.path.trim() === "") {
-      setResult(null);
-      return;
-    }
-    let live = true;
-    void call("workdir.check", {
-      path: settled.path,
-      ...(settled.taskId.trim() ? { taskId: settled.taskId.trim() } : {}),
-    }).then((r) => live && setResult(r));
-    return () => {
-      live = false;
-    };
-  }, [settled]);
+  useLiveEffect(
+    (live) => {
+      if (settled.path.trim() === "") {
+        setResult(null);
+        return;
+      }
+      void call("workdir.check", {
+        path: settled.path,
+        ...(settled.taskId.trim() ? { taskId: settled.taskId.trim() } : {}),
+      }).then((r) => live() && setResult(r));
+    },
+    [settled],
+  );
   return (
     <div className="check-box">
       <div className="editor-grid">
