@@ -62,6 +62,8 @@ export class DeviceService {
   private stopWatching: (() => void) | null = null;
   /** What the current attempt dialled with (hashed), to tell a real credentials change from noise. */
   private dialledWith: string | null = null;
+  /** What the last credentials check found (while nothing was dialled yet). */
+  private lastSeenCredentials: string | null = null;
 
   constructor(private readonly options: DeviceServiceOptions) {
     const logger = options.logger;
@@ -139,18 +141,26 @@ export class DeviceService {
   private async credentialsMayHaveChanged(): Promise<void> {
     const state = this.connection.state().state;
     if (state === "paused") return;
-    let current: string;
+    const current = await this.credentialsFingerprint();
+    // Unconfigured: only a change of what we would dial counts (the file also changes when generated ids
+    // are saved at start-up). Sign-in required: any signal retries, even a token saved again.
+    const previous = this.dialledWith ?? this.lastSeenCredentials;
+    this.lastSeenCredentials = current;
+    if (current !== previous || state === "sign-in-required") {
+      this.options.logger.info("The backend token or URL changed; reconnecting");
+      await this.tokenChanged();
+    }
+  }
+
+  /** A hash of what the next attempt would dial with (URL, ids, token), or of why it cannot. */
+  private async credentialsFingerprint(): Promise<string> {
     try {
       const loaded = await this.loadConfig();
-      current = loaded.ok
+      return loaded.ok
         ? fingerprint(loaded.config, await this.resolveToken(loaded.config))
         : `invalid:${loaded.error}`;
     } catch (error) {
-      current = `error:${(error as Error).message}`;
-    }
-    if (current !== this.dialledWith || state === "unconfigured" || state === "sign-in-required") {
-      this.options.logger.info("The backend token or URL changed; reconnecting");
-      await this.tokenChanged();
+      return `error:${(error as Error).message}`;
     }
   }
 
@@ -172,6 +182,7 @@ export class DeviceService {
       );
     await this.outboxLoaded;
     if (!this.stopWatching && this.options.watchCredentials !== false) {
+      this.lastSeenCredentials ??= await this.credentialsFingerprint();
       this.stopWatching = watchCredentials(this.options.paths, () => void this.credentialsMayHaveChanged(), {
         onError: (error) =>
           this.options.logger.warn(`Cannot watch ${this.options.paths.executorHome}: ${error.message}`),
