@@ -52,20 +52,23 @@ export function unwrapDispatch(name: string, args: Arg[]): WrapperUnwrap {
   const words = args.map((a) => a.value);
   const assignments: string[] = [];
   let i = 1;
-  const optionValue = (short: string[], long: string[]): boolean => {
+  /** An option that takes a value (`-o F`, `-oF`, `--output F`, `--output=F`): consumes it, or null. */
+  const optionValue = (short: string[], long: string[]): { value: string | undefined } | null => {
     const w = words[i] as string;
     if (short.includes(w) || long.includes(w)) {
+      const value = words[i + 1];
       i += 2;
-      return true;
+      return { value };
     }
-    if (
-      short.some((s) => w.startsWith(s) && w.length > s.length) ||
-      long.some((l) => w.startsWith(`${l}=`))
-    ) {
+    const glued = short.find((s) => w.startsWith(s) && w.length > s.length);
+    const assigned = long.find((l) => w.startsWith(`${l}=`));
+    if (glued !== undefined || assigned !== undefined) {
       i += 1;
-      return true;
+      return {
+        value: glued !== undefined ? w.slice(glued.length) : w.slice((assigned as string).length + 1),
+      };
     }
-    return false;
+    return null;
   };
   const done = (
     extra: Partial<{ pathOverride: string; chdir: string; writes: string }> = {},
@@ -82,6 +85,7 @@ export function unwrapDispatch(name: string, args: Arg[]): WrapperUnwrap {
     case "env": {
       let pathOverride: string | undefined;
       let chdir: string | undefined;
+      let option: { value: string | undefined } | null;
       while (i < words.length) {
         const w = words[i] as string;
         if (w === "--") {
@@ -92,23 +96,10 @@ export function unwrapDispatch(name: string, args: Arg[]): WrapperUnwrap {
           pathOverride ??= DEFAULT_EXEC_PATH;
           i++;
         } else if (w === "-0" || w === "--null" || w === "-v" || w === "--debug") i++;
-        else if (
-          w === "-u" ||
-          w === "--unset" ||
-          w.startsWith("--unset=") ||
-          (w.startsWith("-u") && w.length > 2)
-        ) {
-          const unset = w === "-u" || w === "--unset" ? words[i + 1] : w.replace(/^(-u|--unset=)/, "");
-          if (unset === "PATH") pathOverride = DEFAULT_EXEC_PATH;
-          i += w === "-u" || w === "--unset" ? 2 : 1;
-        } else if (
-          w === "-C" ||
-          w === "--chdir" ||
-          w.startsWith("--chdir=") ||
-          (w.startsWith("-C") && w.length > 2)
-        ) {
-          chdir = w === "-C" || w === "--chdir" ? words[i + 1] : w.replace(/^(-C|--chdir=)/, "");
-          i += w === "-C" || w === "--chdir" ? 2 : 1;
+        else if ((option = optionValue(["-u"], ["--unset"]))) {
+          if (option.value === "PATH") pathOverride = DEFAULT_EXEC_PATH;
+        } else if ((option = optionValue(["-C"], ["--chdir"]))) {
+          chdir = option.value;
         } else if (w === "-S" || w.startsWith("-S") || w.startsWith("--split-string")) {
           return { kind: "opaque", why: "env -S splits a string into a command that is not analysed" };
         } else if (/^--(block|default|ignore)-signal/.test(w) || w === "--list-signal-handling") i++;
@@ -193,14 +184,9 @@ export function unwrapDispatch(name: string, args: Arg[]): WrapperUnwrap {
           i++;
           break;
         }
-        if (
-          w === "-o" ||
-          w === "--output" ||
-          w.startsWith("--output=") ||
-          (w.startsWith("-o") && w.length > 2)
-        ) {
-          writes = w === "-o" || w === "--output" ? words[i + 1] : w.replace(/^(-o|--output=)/, "");
-          i += w === "-o" || w === "--output" ? 2 : 1;
+        const output = optionValue(["-o"], ["--output"]);
+        if (output) {
+          writes = output.value;
           continue;
         }
         if (optionValue(["-f"], ["--format"])) continue;
