@@ -3,6 +3,7 @@
 import type { ApprovalsState } from "../approvals/index.js";
 import { compileAllowlist, matchSegment } from "./allowlist-match.js";
 import { analyzeCommand } from "./analyze.js";
+import { dangerousVariable } from "./command-rules.js";
 import { decide } from "./decide.js";
 import { proposeEntries } from "./proposals.js";
 import { resolveSettings } from "./resolve-settings.js";
@@ -27,6 +28,17 @@ export interface PolicyContext {
   scripts?: ScriptCache;
   /** Executable memo (default: a fresh one per call). */
   resolver?: ExecutableResolver;
+  /**
+   * Variables the request sets for the command (socket `exec.run` env, backend env): judged like
+   * `NAME=value command` — one that changes what runs is a flag.
+   */
+  requestEnv?: Readonly<Record<string, string>>;
+  /**
+   * The bash a POSIX shell string will run under (absolute path), or null when this machine has none:
+   * then a shell string is never covered by the allowlist. Undefined = not running it here (the hook:
+   * the agent's own shell runs it), analysed as bash.
+   */
+  bash?: string | null;
 }
 
 export async function explainCommand(input: CommandInput, ctx: PolicyContext): Promise<Explanation> {
@@ -42,6 +54,18 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
   const settings = resolveSettings(ctx.approvals, ctx.agentId, ctx.requested);
   const segments = analysis.segments;
   const flags: Flag[] = analysis.flags.map((f) => ({ ...f }));
+  for (const name of Object.keys(ctx.requestEnv ?? {})) {
+    if (dangerousVariable(platform === "win32" ? name.toUpperCase() : name))
+      flags.push({ kind: "dangerous-assignment", detail: `the request sets ${name}` });
+  }
+  const posixString =
+    input.command !== undefined && (input.shell ?? (platform === "win32" ? "cmd" : "posix")) === "posix";
+  if (posixString && ctx.bash === null) {
+    flags.push({
+      kind: "parse-error",
+      detail: "no bash on this machine: a shell string cannot run as it was analysed",
+    });
+  }
 
   if (ctx.approvals.status === "ok") {
     const compiled = compileAllowlist(ctx.approvals.file, ctx.agentId, { home: ctx.home, platform });
