@@ -35,7 +35,9 @@ export const FLAG_WORDS: Record<string, string> = {
   "parse-error": "could not be understood",
   "too-deep": "nests shells inside shells too deeply to check",
   "complex-windows": "uses Windows shell features beyond a single command",
-  "indirect-code": "may run code hidden in a variable's value",
+  expansion: "uses an expansion that could run code or is not analysed",
+  "dynamic-argument": "passes a tool words known only when it runs",
+  "tool-option": "uses an option that runs a program or writes a file",
 };
 
 export const SOURCE_WORDS: Record<string, string> = {

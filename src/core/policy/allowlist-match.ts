@@ -179,6 +179,9 @@ function entryProblem(c: CompiledEntry, segment: Segment, ctx: MatchContext): st
   const liveness = entryLiveness(c.entry, ctx.now);
   if (liveness === "expired") return `entry ${id} expired`;
   if (liveness === "used-up") return `entry ${id} is used up`;
+  if (c.cwdRe && segment.cwdUnknown) {
+    return `entry ${id} applies only in ${c.entry.cwd}, and after a cd the folder is known only when it runs`;
+  }
   if (c.cwdRe && !c.cwdRe.test(normalizeMatchPath(ctx.cwd, ctx.platform))) {
     return `entry ${id} applies only in ${c.entry.cwd} (cwd is ${ctx.cwd})`;
   }

@@ -1,25 +1,17 @@
 // Walks a parsed command (argv, POSIX shell string, or a simple Windows command line) and collects the
-// segments that would run and the flags that need a person. Resolution happens afterwards (analyze.ts).
+// segments that would run and the flags that need a person, on a positive model: every word must be
+// understood (word-model.ts), every assignment harmless (variables.ts), and what a command does with its
+// arguments is read from the tool table (tool-table.ts). Resolution happens afterwards (analyze.ts).
 import path from "node:path";
-import {
-  DECLARATION_BUILTINS,
-  DISPATCH_WRAPPERS,
-  POSIX_SHELLS,
-  SHELL_ONLY_BUILTINS,
-  commandBaseName,
-  dangerousVariable,
-  findExecCommands,
-  gitConfigOverride,
-  inlineCodeOf,
-  readsProgramFromStdin,
-  shellInvocation,
-  unwrapDispatch,
-  type Arg,
-} from "./command-rules.js";
-import { subsOf, type Command, type Redirect, type Script, type Word } from "./shell-ast.js";
+import { commandBaseName, inlineCodeOf, SHELL_ONLY_BUILTINS, type Arg } from "./command-rules.js";
+import { subsOf, type Command, type Redirect, type Script, type Word, type WordPart } from "./shell-ast.js";
 import type { ScriptCache } from "./shell-script.js";
+import { readTool, toolRole } from "./tool-table.js";
+import type { Dialect, ToolReading } from "./tool-readings.js";
 import type { CommandInput, Flag, FlagKind } from "./types.js";
+import { judgeVariable } from "./variables.js";
 import { splitWindowsCommand } from "./windows-command.js";
+import { partProblem, plainArithmetic, understandWord } from "./word-model.js";
 
 /** `sh -c` scripts nested deeper than this are not analysed (flag `too-deep`). */
 export const MAX_SHELL_DEPTH = 4;
@@ -32,10 +24,14 @@ export interface RawSegment {
   inlineCode?: boolean;
   /** Why this segment cannot be resolved at all (dynamic name, shell builtin). */
   unresolvable?: string;
+  /** A builtin that runs nothing: covered without an entry (why). */
+  builtin?: string;
   /** PATH a wrapper set for it (`env PATH=… cmd`, `env -i cmd`, `command -p cmd`). */
   pathOverride?: string;
   /** Folder a wrapper moved to before starting it (`env -C dir cmd`). */
   chdir?: string;
+  /** A `cd` in its shell: the folder it runs in is known only at run time. */
+  cwdUnknown?: boolean;
 }
 
 export interface Collected {
@@ -50,20 +46,37 @@ interface Where {
   depth: number;
   /** Run by a POSIX shell (builtins apply), rather than exec'd directly. */
   shell: boolean;
+  /** Which shell reads the text. */
+  dialect: Dialect;
   pathOverride?: string;
   chdir?: string;
 }
 
 const SAFE_WRITE_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"]);
 const READ_OPS = new Set(["<", "<<", "<<-", "<<<"]);
-const TEST_ARITHMETIC_OPS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"]);
+const TEST_ARITHMETIC_OPS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+/** Builtins that run text as commands or change how names resolve: never covered, and flagged. */
+const RISKY_BUILTINS: Record<string, { kind: FlagKind; detail: string }> = {
+  eval: { kind: "eval", detail: "eval runs a string as shell commands" },
+  alias: { kind: "eval", detail: "alias makes a name run other commands" },
+  hash: { kind: "dynamic-command", detail: "hash can make a name run another file" },
+  enable: { kind: "dynamic-command", detail: "enable can load a builtin from a library" },
+  let: { kind: "expansion", detail: "let evaluates arithmetic, which can run commands hidden in variables" },
+  mapfile: { kind: "dynamic-command", detail: "mapfile can run a callback for the lines it reads" },
+  readarray: { kind: "dynamic-command", detail: "readarray can run a callback for the lines it reads" },
+  compgen: { kind: "dynamic-command", detail: "compgen can run a command or function" },
+  complete: { kind: "dynamic-command", detail: "complete can register a command to run" },
+  bind: { kind: "dynamic-command", detail: "bind can make keys run commands" },
+  fc: { kind: "dynamic-command", detail: "fc runs an editor and commands from the history" },
+  builtin: { kind: "dynamic-command", detail: "builtin runs a builtin that is not analysed here" },
+};
 
 export async function collectAnalysis(
   input: CommandInput,
-  options: { platform: NodeJS.Platform; scripts: ScriptCache },
+  options: { platform: NodeJS.Platform; scripts: ScriptCache; dialect?: Dialect },
 ): Promise<Collected> {
   const walker = new Walker(options.platform, options.scripts);
-  const top: Where = { context: "top", depth: 0, shell: false };
+  const top: Where = { context: "top", depth: 0, shell: false, dialect: options.dialect ?? "bash" };
   if (input.argv !== undefined) {
     if (input.argv.length === 0 || input.argv[0] === "") walker.parseFailed("the command is empty");
     else
@@ -83,13 +96,18 @@ export async function collectAnalysis(
 
 /** A word as an argument: its value when it is literal, else its source text as a placeholder. */
 export function wordArg(word: Word): Arg {
-  let value = "";
-  for (const part of word.parts) {
-    if (part.kind === "lit") value += part.value;
-    else if (part.kind === "tilde" && part.user === "") value += "~";
-    else return { value: word.raw, literal: false };
-  }
-  return { value, literal: true };
+  const meaning = understandWord(word);
+  if (meaning.kind === "literal") return { value: meaning.value, literal: true };
+  const first = word.parts[0];
+  const safeStart =
+    (first?.kind === "lit" && first.value !== "" && !first.value.startsWith("-")) ||
+    (first?.kind === "tilde" && first.user === "");
+  return {
+    value: word.raw,
+    literal: false,
+    splits: meaning.kind === "unknown" || meaning.splits,
+    mayBeOption: meaning.kind === "unknown" || meaning.splits || !safeStart,
+  };
 }
 
 function within(where: Where, context: string): Where {
@@ -101,6 +119,8 @@ class Walker {
   readonly segments: RawSegment[] = [];
   readonly flags: Flag[] = [];
   private readonly seen = new Set<string>();
+  /** How many `cd`s and the like were seen (a text containing one has segments in an unknown folder). */
+  private folderChanges = 0;
 
   constructor(
     private readonly platform: NodeJS.Platform,
@@ -126,7 +146,13 @@ class Walker {
       this.parseFailed(`could not be parsed${where_}: ${parsed.error}`);
       return;
     }
+    const firstSegment = this.segments.length;
+    const changesBefore = this.folderChanges;
     await this.script(parsed.script, where);
+    if (this.folderChanges > changesBefore) {
+      // a cd anywhere in this shell: where each of its commands runs is known only at run time
+      for (const segment of this.segments.slice(firstSegment)) segment.cwdUnknown = true;
+    }
   }
 
   async windows(text: string, shell: "cmd" | "powershell", where: Where): Promise<void> {
@@ -151,6 +177,12 @@ class Walker {
     for (const script of scripts) await this.script(script, where);
   }
 
+  /** Constructs only bash reads this way; in a script dash or zsh runs, they mean something else. */
+  private dialectCheck(where: Where, what: string): void {
+    if (where.dialect !== "bash")
+      this.flag("expansion", `${what} means something else to ${where.dialect} than to bash`);
+  }
+
   private async command(command: Command, where: Where): Promise<void> {
     switch (command.kind) {
       case "simple":
@@ -163,18 +195,34 @@ class Walker {
         return this.command(command.body, within(where, "coproc"));
       case "compound": {
         const inner = within(where, command.type === "arith-for" ? "for" : command.type);
-        for (const word of command.words) await this.wordSubs(word, inner);
+        if (where.dialect === "sh" && ["test", "arith", "arith-for", "select"].includes(command.type))
+          this.dialectCheck(
+            where,
+            command.type === "test" ? "[[ ]]" : command.type === "select" ? "select" : "(( ))",
+          );
+        for (const word of command.words) await this.word(word, inner);
+        if (command.variable !== undefined) {
+          // the loop variable is assigned like any other variable
+          const verdict = judgeVariable(command.variable);
+          if (!verdict.ok)
+            this.flag("dangerous-assignment", `${command.type} sets ${command.variable}: ${verdict.why}`);
+        }
         for (const arith of command.arith) {
-          this.arithmetic(arith.text);
+          if (!plainArithmetic(arith.text))
+            this.flag(
+              "expansion",
+              `arithmetic on variables (${shorten(arith.text)}) can run commands hidden in their values`,
+            );
           await this.scriptList(arith.subs, within(inner, "substitution"));
         }
         if (command.type === "test") {
-          const op = command.words.find((w) => TEST_ARITHMETIC_OPS.has(w.raw));
-          if (op)
-            this.flag(
-              "indirect-code",
-              `[[ ${op.raw} ]] evaluates its operands as arithmetic, which can run commands`,
-            );
+          const ops = command.words.map((w) => w.raw);
+          if (ops.includes("-v") || ops.includes("-R"))
+            this.flag("expansion", "[[ -v ]] evaluates an array subscript, which can run commands");
+          this.arithmeticOperands(
+            "[[ ]]",
+            command.words.map((w) => wordArg(w)),
+          );
         }
         for (const body of command.bodies) await this.script(body, inner);
         for (const redirect of command.redirs) await this.redirect(redirect, where);
@@ -183,44 +231,32 @@ class Walker {
     }
   }
 
-  private arithmetic(text: string): void {
-    if (/[A-Za-z_$`]/.test(text)) {
-      this.flag(
-        "indirect-code",
-        `arithmetic on variables (${shorten(text)}) can run commands hidden in their values`,
-      );
-    }
-  }
-
-  private async simple(command: Extract<Command, { kind: "simple" }>, where: Where): Promise<void> {
-    for (const assignment of command.assigns) {
-      if (dangerousVariable(assignment.name)) this.flag("dangerous-assignment", `sets ${assignment.name}`);
-      for (const value of assignment.values) await this.wordSubs(value, where);
-    }
-    if (command.words.length > 0) {
-      const prefixPath = command.assigns.findLast((a) => a.name === "PATH");
-      const pathValue = prefixPath?.values.length === 1 ? wordArg(prefixPath.values[0] as Word) : null;
-      const args = command.words.map(wordArg);
-      const first = command.words[0] as Word;
-      const dynamic = first.parts.some((p) => p.kind !== "lit" && !(p.kind === "tilde" && p.user === ""));
-      const shellWhere: Where = pathValue?.literal ? { ...where, pathOverride: pathValue.value } : where;
-      if (dynamic) {
-        const index = this.push({ args, executable: first.raw, context: where.context });
-        (this.segments[index] as RawSegment).unresolvable = `${first.raw} is not a literal command name`;
-        this.flag("dynamic-command", `the command name ${first.raw} is not a literal word`, index);
-      } else {
-        await this.argv(args, shellWhere);
+  /** `-eq` & co. evaluate their operands as arithmetic: only plain numbers are inert. */
+  private arithmeticOperands(what: string, args: Arg[]): void {
+    args.forEach((arg, i) => {
+      if (!TEST_ARITHMETIC_OPS.has(arg.value) || !arg.literal) return;
+      for (const operand of [args[i - 1], args[i + 1]]) {
+        if (operand && (!operand.literal || !/^\s*[-+]?\d+\s*$/.test(operand.value)))
+          this.flag(
+            "expansion",
+            `${what} compares ${operand.value} as arithmetic, which can run commands hidden in a value`,
+          );
       }
-      for (const word of command.words) await this.wordSubs(word, where);
-    }
-    for (const redirect of command.redirs) await this.redirect(redirect, where);
+    });
   }
 
-  private async wordSubs(word: Word, where: Where): Promise<void> {
-    for (const part of word.parts) {
-      if (part.kind === "param" && part.risk) this.flag("indirect-code", part.risk);
-      if (part.kind === "arith")
-        this.arithmetic(part.text.replace(/^\$(\(\(|\[)/, "").replace(/(\)\)|\])$/, ""));
+  /** Every part of a word must be understood; the scripts inside it are analysed as segments. */
+  private async word(word: Word, where: Where): Promise<void> {
+    const meaning = understandWord(word);
+    if (meaning.kind === "unknown") this.flag("expansion", meaning.why);
+    if (where.dialect === "sh" && /\$['"]/.test(word.raw))
+      this.dialectCheck(where, `${word.raw} (a $'…' or $"…" string)`);
+    await this.partScripts(word.parts, where);
+  }
+
+  private async partScripts(parts: readonly WordPart[], where: Where): Promise<void> {
+    for (const part of parts) {
+      if (part.kind === "procsubst") this.dialectCheck(where, "a process substitution");
       const context =
         part.kind === "procsubst"
           ? "process substitution"
@@ -231,9 +267,40 @@ class Walker {
     }
   }
 
+  private async simple(command: Extract<Command, { kind: "simple" }>, where: Where): Promise<void> {
+    for (const assignment of command.assigns) {
+      if (assignment.array || assignment.subscript !== undefined) {
+        this.flag(
+          "expansion",
+          `${assignment.raw}: arrays and subscripts are not analysed (a subscript is arithmetic, and shells keep tables in arrays)`,
+        );
+      }
+      const verdict = judgeVariable(assignment.name);
+      if (!verdict.ok) this.flag("dangerous-assignment", `sets ${assignment.name}: ${verdict.why}`);
+      for (const value of assignment.values) await this.word(value, where);
+    }
+    if (command.words.length > 0) {
+      const prefixPath = command.assigns.findLast((a) => a.name === "PATH");
+      const pathValue =
+        prefixPath?.values.length === 1 ? pathAssignmentValue(prefixPath.values[0] as Word) : null;
+      const args = command.words.map(wordArg);
+      const shellWhere: Where = pathValue !== null ? { ...where, pathOverride: pathValue } : where;
+      await this.argv(args, shellWhere);
+      for (const word of command.words) await this.word(word, where);
+    } else if (command.assigns.length === 0 && where.dialect === "zsh" && command.redirs.length > 0) {
+      this.flag(
+        "dynamic-command",
+        "zsh runs a program ($NULLCMD or $READNULLCMD) for a redirect without a command",
+      );
+    }
+    for (const redirect of command.redirs) await this.redirect(redirect, where);
+  }
+
   private async redirect(redirect: Redirect, where: Where): Promise<void> {
     const target = redirect.target ? wordArg(redirect.target) : null;
     const shown = `${redirect.fd ?? ""}${redirect.op}${target ? target.value : ""}`;
+    if (redirect.op === "&>" || redirect.op === "&>>") this.dialectCheck(where, redirect.op);
+    if (redirect.op === "<<<") this.dialectCheck(where, "<<<");
     if (READ_OPS.has(redirect.op)) {
       // reading is fine
     } else if (redirect.op === ">&" || redirect.op === "<&") {
@@ -243,8 +310,14 @@ class Walker {
     } else if (!target?.literal || !SAFE_WRITE_TARGETS.has(target.value)) {
       this.flag("redirect", `writes to ${target?.value ?? "a file"} (${shown})`);
     }
-    if (redirect.target) await this.wordSubs(redirect.target, where);
-    if (redirect.heredoc) await this.scriptList(redirect.heredoc.subs, within(where, "here-document"));
+    if (redirect.target && !redirect.heredoc) await this.word(redirect.target, where);
+    if (redirect.heredoc) {
+      for (const part of redirect.heredoc.parts) {
+        const problem = partProblem(part);
+        if (problem !== null) this.flag("expansion", `in a here-document: ${problem}`);
+      }
+      await this.partScripts(redirect.heredoc.parts, within(where, "here-document"));
+    }
   }
 
   private push(segment: RawSegment): number {
@@ -252,7 +325,7 @@ class Walker {
     return this.segments.length - 1;
   }
 
-  /** One command given as words: push its segment, then look through wrappers, shells and interpreters. */
+  /** One command given as words: push its segment, then read what the tool table knows of it. */
   async argv(args: Arg[], where: Where): Promise<void> {
     const first = args[0];
     if (!first) return;
@@ -268,129 +341,105 @@ class Walker {
     const win = this.platform === "win32";
     const bare = win ? !/[\\/]/.test(first.value) : !first.value.includes("/");
     const name = commandBaseName(first.value, this.platform);
+    const viaShell = where.shell && bare;
 
-    if (where.shell && bare && SHELL_ONLY_BUILTINS.has(first.value)) {
+    if (viaShell && SHELL_ONLY_BUILTINS.has(first.value) && toolRole(first.value, true) !== "builtin") {
       segment.unresolvable = `${first.value} is a shell builtin, not an executable file`;
-      await this.builtin(first.value, args, where);
+      await this.riskyBuiltin(first.value, args, where, index);
       return;
     }
-    if (where.shell && bare) {
-      const words = args.slice(1).map((a) => a.value);
-      if (name === "printf" && words.some((w) => /^-v/.test(w))) {
-        this.flag("indirect-code", "printf -v assigns to a variable whose subscript can run commands");
-      }
-      if ((name === "test" || name === "[") && words.some((w) => w === "-v" || w === "-R")) {
-        this.flag("indirect-code", `${name} -v evaluates an array subscript, which can run commands`);
-      }
-      // the builtin evaluates the operands of -eq & co. as arithmetic: only plain numbers are inert
-      if ((name === "test" || name === "[") && words.some((w) => TEST_ARITHMETIC_OPS.has(w))) {
-        const operands = args
-          .slice(1)
-          .filter(
-            (a) =>
-              !TEST_ARITHMETIC_OPS.has(a.value) && !["[", "]", "!", "(", ")", "-a", "-o"].includes(a.value),
-          );
-        if (operands.some((a) => !a.literal || !/^[-+]?\d+$/.test(a.value.trim()))) {
-          this.flag(
-            "indirect-code",
-            `${name} compares as arithmetic, which can run commands hidden in a value`,
-          );
-        }
-      }
-    }
-    if (DISPATCH_WRAPPERS.has(name)) {
-      const unwrapped = unwrapDispatch(name, args);
-      if (unwrapped.kind === "opaque") {
-        this.flag("dynamic-command", unwrapped.why, index);
-        return;
-      }
-      for (const assignment of unwrapped.assignments) {
-        const variable = assignment.slice(0, assignment.indexOf("="));
-        if (dangerousVariable(variable)) this.flag("dangerous-assignment", `${name} sets ${variable}`);
-      }
-      if (unwrapped.writes) this.flag("redirect", `${name} -o writes to ${unwrapped.writes}`);
-      if (unwrapped.kind === "inner") {
-        segment.wrapper = true;
-        const chdir = unwrapped.chdir;
-        await this.argv(args.slice(unwrapped.innerIndex), {
-          ...where,
-          // `command` is a builtin: what it runs may be a builtin too; the others exec a file
-          shell: name === "command" && where.shell && bare,
-          ...(unwrapped.pathOverride !== undefined ? { pathOverride: unwrapped.pathOverride } : {}),
-          ...(chdir !== undefined ? { chdir: where.chdir ? path.join(where.chdir, chdir) : chdir } : {}),
-        });
-      }
+    if (viaShell) this.builtinTwins(name, args);
+
+    const reading = readTool(args, { name, viaShell, dialect: where.dialect });
+    if (reading) {
+      await this.apply(reading, segment, index, where, toolRole(name, viaShell) === "wrapper");
       return;
     }
-    if (POSIX_SHELLS.has(name)) {
-      const invocation = shellInvocation(args);
-      if (invocation.kind === "stdin") {
-        this.flag(
-          "dynamic-command",
-          `${name} reads its commands from standard input, which cannot be analysed`,
-          index,
-        );
-      }
-      if (invocation.kind !== "script") return;
-      const script = args[invocation.scriptIndex] as Arg;
-      if (!script.literal) {
-        this.flag("dynamic-command", `the script of ${name} -c is not a literal string`, index);
-      } else if (where.depth + 1 > MAX_SHELL_DEPTH) {
-        this.flag(
-          "too-deep",
-          `${name} -c scripts nested more than ${MAX_SHELL_DEPTH} deep are not analysed`,
-          index,
-        );
-      } else {
-        await this.text(script.value, {
-          ...within(where, `${name} -c`),
-          depth: where.depth + 1,
-          shell: true,
-          ...(segment.pathOverride !== undefined ? { pathOverride: segment.pathOverride } : {}),
-        });
-      }
-      return;
-    }
-    if (win && name === "cmd") {
-      const at = args.findIndex((a, i) => i > 0 && /^\/[ck]$/i.test(a.value));
-      if (at > 0) {
-        if (where.depth + 1 > MAX_SHELL_DEPTH) this.flag("too-deep", "cmd /c nested too deep", index);
-        else
-          await this.windows(
-            args
-              .slice(at + 1)
-              .map((a) => a.value)
-              .join(" "),
-            "cmd",
-            { ...within(where, "cmd /c"), depth: where.depth + 1 },
-          );
-      }
-      return;
-    }
-    const inline = inlineCodeOf(name, args) ?? (name === "git" ? gitConfigOverride(args) : null);
+    const inline = inlineCodeOf(name, args);
     if (inline) {
       segment.inlineCode = true;
-      this.flag("inline-code", typeof inline === "string" ? inline : inline.flag, index);
-    } else if (readsProgramFromStdin(name, args)) {
-      this.flag(
-        "dynamic-command",
-        `${name} reads its program from standard input, which cannot be analysed`,
-        index,
-      );
-    }
-    if (name === "find") {
-      for (const inner of findExecCommands(args)) {
-        await this.argv(inner, { ...within(where, "find -exec"), shell: false });
-      }
+      this.flag("inline-code", inline.flag, index);
     }
   }
 
-  private async builtin(name: string, args: Arg[], where: Where): Promise<void> {
-    const index = this.segments.length - 1;
-    if (name === "eval") this.flag("eval", "eval runs a string as shell commands", index);
-    else if (name === "source" || name === ".") {
+  /** What the table read: flags, builtins, and the commands and scripts the segment starts. */
+  private async apply(
+    reading: ToolReading,
+    segment: RawSegment,
+    index: number,
+    where: Where,
+    wrapper: boolean,
+  ): Promise<void> {
+    for (const flag of reading.flags) this.flag(flag.kind, flag.detail, index);
+    if (reading.inlineCode) segment.inlineCode = true;
+    if (reading.builtin) {
+      segment.builtin = reading.builtin;
+      segment.unresolvable = `${segment.executable} is a shell builtin, not an executable file`;
+    }
+    if (reading.changesFolder) this.folderChanges++;
+    for (const inner of reading.inner) {
+      if (wrapper) segment.wrapper = true;
+      const chdir = inner.chdir;
+      await this.argv(inner.args, {
+        ...within(where, inner.context),
+        shell: inner.viaShell ?? false,
+        ...(inner.pathOverride !== undefined ? { pathOverride: inner.pathOverride } : {}),
+        ...(chdir !== undefined ? { chdir: where.chdir ? path.join(where.chdir, chdir) : chdir } : {}),
+      });
+    }
+    for (const script of reading.scripts) {
+      if (!script.sameShell && where.depth + 1 > MAX_SHELL_DEPTH) {
+        this.flag(
+          "too-deep",
+          `${script.context} scripts nested more than ${MAX_SHELL_DEPTH} deep are not analysed`,
+          index,
+        );
+        continue;
+      }
+      await this.text(script.text, {
+        ...within(where, script.context),
+        depth: where.depth + (script.sameShell ? 0 : 1),
+        shell: true,
+        dialect: script.dialect,
+        ...(segment.pathOverride !== undefined ? { pathOverride: segment.pathOverride } : {}),
+      });
+    }
+  }
+
+  /** printf and test are builtins with executable twins; the builtins can assign and evaluate. */
+  private builtinTwins(name: string, args: Arg[]): void {
+    const words = args.slice(1);
+    if (name === "printf") {
+      const v = words.findIndex((w) => /^-v/.test(w.value) || !w.literal);
+      if (v !== -1 && words[v]?.literal) {
+        const target =
+          words[v]?.value === "-v" ? words[v + 1] : { value: words[v]?.value.slice(2) ?? "", literal: true };
+        const m = target?.literal ? /^[A-Za-z_][A-Za-z0-9_]*$/.exec(target.value) : null;
+        if (!m)
+          this.flag(
+            "expansion",
+            `printf -v ${target?.value ?? ""}: only a plain name is analysed (a subscript is arithmetic)`,
+          );
+        else if (!judgeVariable(m[0]).ok) this.flag("dangerous-assignment", `printf -v sets ${m[0]}`);
+      } else if (v !== -1) {
+        this.flag("dynamic-argument", "printf reads options from a word known only when it runs");
+      }
+    }
+    if (name === "test" || name === "[") {
+      if (words.some((w) => w.value === "-v" || w.value === "-R"))
+        this.flag("expansion", `${name} -v evaluates an array subscript, which can run commands`);
+      if (words.some((w) => !w.literal && (w.splits ?? false)))
+        this.flag("dynamic-argument", `${name} reads operators from a word known only when it runs`);
+      this.arithmeticOperands(name, words);
+    }
+  }
+
+  private async riskyBuiltin(name: string, args: Arg[], where: Where, index: number): Promise<void> {
+    if (name === "source" || name === ".") {
       this.flag("source", `${name} runs the commands in ${args[1]?.value ?? "a file"}`, index);
-    } else if (name === "exec") {
+      return;
+    }
+    if (name === "exec") {
       let i = 1;
       while (i < args.length && /^-[acl]+$/.test((args[i] as Arg).value))
         i += (args[i] as Arg).value.includes("a") ? 2 : 1;
@@ -400,13 +449,17 @@ class Walker {
         index,
       );
       if (i < args.length) await this.argv(args.slice(i), { ...where, shell: false });
-    } else if (DECLARATION_BUILTINS.has(name)) {
-      for (const arg of args.slice(1)) {
-        const m = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(arg.value);
-        if (m && dangerousVariable(m[1] as string)) this.flag("dangerous-assignment", `${name} sets ${m[1]}`);
-      }
+      return;
     }
+    const risk = RISKY_BUILTINS[name];
+    if (risk) this.flag(risk.kind, risk.detail, index);
   }
+}
+
+/** The value of `PATH=…` in front of a command, when it is literal. */
+function pathAssignmentValue(word: Word): string | null {
+  const value = wordArg(word);
+  return value.literal ? value.value.replace(/^PATH\+?=/, "") : null;
 }
 
 function shorten(text: string): string {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { collectAnalysis, type Collected, type RawSegment } from "./analyze-walk.js";
 import { ExecutableResolver } from "./resolve-executable.js";
 import { ScriptCache } from "./shell-script.js";
+import type { Dialect } from "./tool-readings.js";
 import type { Analysis, CommandInput, Segment } from "./types.js";
 
 export interface AnalyzeOptions {
@@ -17,6 +18,8 @@ export interface AnalyzeOptions {
   scripts?: ScriptCache;
   /** Executable memo (default: a fresh one for this call). */
   resolver?: ExecutableResolver;
+  /** Which shell runs a shell string (default bash: what Gatehouse runs; the hook passes the agent's). */
+  dialect?: Dialect;
 }
 
 /** The process-wide parse memo used when none is given: same text, same parse. */
@@ -26,8 +29,9 @@ export async function analyzeCommand(input: CommandInput, options: AnalyzeOption
   const platform = options.platform ?? process.platform;
   const scripts = options.scripts ?? defaultScriptCache;
   // What a command text contains does not depend on the file system: memoise it with the parse.
-  const key = `collect\0${platform}\0${input.shell ?? ""}\0${input.argv ? JSON.stringify(input.argv) : `\0${input.command}`}`;
-  const collected = await scripts.memo(key, () => collectAnalysis(input, { platform, scripts }));
+  const dialect = options.dialect ?? "bash";
+  const key = `collect\0${platform}\0${dialect}\0${input.shell ?? ""}\0${input.argv ? JSON.stringify(input.argv) : `\0${input.command}`}`;
+  const collected = await scripts.memo(key, () => collectAnalysis(input, { platform, scripts, dialect }));
   return resolveSegments(collected, options, platform);
 }
 
@@ -45,15 +49,26 @@ function resolveSegments(collected: Collected, options: AnalyzeOptions, platform
     };
     if (raw.wrapper) base.wrapper = true;
     if (raw.inlineCode) base.inlineCode = true;
+    if (raw.builtin) base.builtin = raw.builtin;
+    if (raw.cwdUnknown) base.cwdUnknown = true;
+    if (raw.chdir !== undefined) base.chdir = raw.chdir;
     if (raw.args.slice(1).some((a) => !a.literal)) base.dynamicArgs = true;
     if (raw.unresolvable) {
       base.resolveError = raw.unresolvable;
       return base;
     }
+    const relative =
+      !p.isAbsolute(raw.executable) && /[\\/]/.test(raw.executable) && !raw.executable.startsWith("~");
+    if (raw.cwdUnknown && (relative || raw.chdir !== undefined)) {
+      base.resolveError = "after a cd the folder it runs from is known only when it runs";
+      return base;
+    }
     const cwd = raw.chdir ? p.resolve(options.cwd, raw.chdir) : options.cwd;
+    const pathEnv = raw.pathOverride ?? options.env.PATH ?? options.env.Path;
     const resolution = resolver.resolve(raw.executable, {
       cwd,
-      pathEnv: raw.pathOverride ?? options.env.PATH ?? options.env.Path,
+      // after a cd, a relative PATH entry names another folder than the one analysed
+      pathEnv: raw.cwdUnknown ? absoluteEntries(pathEnv, platform) : pathEnv,
       pathExt: options.env.PATHEXT,
       home: options.home,
       platform,
@@ -65,4 +80,13 @@ function resolveSegments(collected: Collected, options: AnalyzeOptions, platform
     return base;
   });
   return { ok: collected.ok, segments, flags: collected.flags.map((f) => ({ ...f })) };
+}
+
+function absoluteEntries(pathEnv: string | undefined, platform: NodeJS.Platform): string | undefined {
+  if (pathEnv === undefined) return undefined;
+  const p = platform === "win32" ? path.win32 : path.posix;
+  return pathEnv
+    .split(p.delimiter)
+    .filter((entry) => p.isAbsolute(entry))
+    .join(p.delimiter);
 }

@@ -1,9 +1,13 @@
 // explainCommand: analysis + effective settings + allowlist matching + decision, with everything the CLI
 // and the UI show about why (exec-policy.md "Explaining").
+import path from "node:path";
 import type { ApprovalsState } from "../approvals/index.js";
 import { compileAllowlist, matchSegment } from "./allowlist-match.js";
 import { analyzeCommand } from "./analyze.js";
-import { dangerousVariable } from "./command-rules.js";
+import { grantsMoreThanItsName } from "./tool-table.js";
+import type { Dialect } from "./tool-readings.js";
+import { judgeVariable } from "./variables.js";
+import { commandBaseName } from "./command-rules.js";
 import { decide } from "./decide.js";
 import { proposeEntries } from "./proposals.js";
 import { resolveSettings } from "./resolve-settings.js";
@@ -39,6 +43,8 @@ export interface PolicyContext {
    * the agent's own shell runs it), analysed as bash.
    */
   bash?: string | null;
+  /** Which shell reads a shell string when Gatehouse does not run it itself (the hook: the agent's shell). */
+  dialect?: Dialect;
 }
 
 export async function explainCommand(input: CommandInput, ctx: PolicyContext): Promise<Explanation> {
@@ -48,6 +54,7 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
     env: ctx.env,
     home: ctx.home,
     platform,
+    ...(ctx.dialect ? { dialect: ctx.dialect } : {}),
     ...(ctx.scripts ? { scripts: ctx.scripts } : {}),
     resolver: ctx.resolver ?? new ExecutableResolver(),
   });
@@ -55,8 +62,9 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
   const segments = analysis.segments;
   const flags: Flag[] = analysis.flags.map((f) => ({ ...f }));
   for (const name of Object.keys(ctx.requestEnv ?? {})) {
-    if (dangerousVariable(platform === "win32" ? name.toUpperCase() : name))
-      flags.push({ kind: "dangerous-assignment", detail: `the request sets ${name}` });
+    const verdict = judgeVariable(platform === "win32" ? name.toUpperCase() : name);
+    if (!verdict.ok)
+      flags.push({ kind: "dangerous-assignment", detail: `the request sets ${name}: ${verdict.why}` });
   }
   const posixString =
     input.command !== undefined && (input.shell ?? (platform === "win32" ? "cmd" : "posix")) === "posix";
@@ -69,18 +77,26 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
 
   if (ctx.approvals.status === "ok") {
     const compiled = compileAllowlist(ctx.approvals.file, ctx.agentId, { home: ctx.home, platform });
+    const p = platform === "win32" ? path.win32 : path.posix;
     for (const segment of segments) {
-      const match = matchSegment(compiled, segment, { cwd: ctx.cwd, now: ctx.now, platform });
+      if (segment.builtin) continue; // nothing to match: covered by what it is
+      const cwd = segment.chdir ? p.resolve(ctx.cwd, segment.chdir) : ctx.cwd;
+      const match = matchSegment(compiled, segment, { cwd, now: ctx.now, platform });
       if (match.matched) {
         segment.matchedEntryId = match.matched.entry.id;
         segment.matchedAgentId = match.matched.agentId;
+        // an entry without an argPattern for a tool that runs or writes by its options grants all of that
+        if (!match.matched.argRe && grantsMoreThanItsName(commandBaseName(segment.executable, platform)))
+          segment.broadGrant = `entry ${match.matched.entry.id} allows ${segment.executable} with any arguments`;
       } else {
         segment.missReason = match.missReason;
       }
     }
-    // Inline code is covered only by an entry whose argPattern matched literal arguments.
+    // Inline code and a tool's risky options are covered only by an entry whose argPattern matched
+    // literal arguments.
     for (const flag of flags) {
-      if (flag.kind !== "inline-code" || flag.segment === undefined) continue;
+      if ((flag.kind !== "inline-code" && flag.kind !== "tool-option") || flag.segment === undefined)
+        continue;
       const segment = segments[flag.segment];
       const entryId = segment?.matchedEntryId;
       if (!segment || !entryId || segment.dynamicArgs) continue;
@@ -100,22 +116,26 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
     ctx.approvals.status === "ok" &&
     analysis.ok &&
     blocking.length === 0 &&
-    segments.every((s) => s.matchedEntryId !== null);
+    segments.every((s) => s.matchedEntryId !== null || s.builtin !== undefined);
   const decision =
     ctx.approvals.status === "invalid"
       ? { outcome: "deny" as const, reason: "approvals-file-invalid" }
       : decide(settings, allowlistSatisfied);
 
-  const inlineUncovered = new Set(blocking.filter((f) => f.kind === "inline-code").map((f) => f.segment));
+  const inlineUncovered = new Set(
+    blocking.filter((f) => f.kind === "inline-code" || f.kind === "tool-option").map((f) => f.segment),
+  );
   // a segment whose commands cannot be known (stdin scripts, opaque wrappers) gets no lasting grant
   const unknowable = new Set(blocking.filter((f) => f.kind === "dynamic-command").map((f) => f.segment));
   const proposedEntries = proposeEntries(
     segments,
     (segment, index) =>
-      !unknowable.has(index) && (segment.matchedEntryId === null || inlineUncovered.has(index)),
+      !unknowable.has(index) &&
+      segment.builtin === undefined &&
+      (segment.matchedEntryId === null || inlineUncovered.has(index)),
   );
   const matchedEntryIds = allowlistSatisfied
-    ? [...new Set(segments.map((s) => s.matchedEntryId as string))]
+    ? [...new Set(segments.flatMap((s) => (s.matchedEntryId === null ? [] : [s.matchedEntryId])))]
     : [];
 
   return {

@@ -1,8 +1,10 @@
 // What *allow always* would save (exec-policy.md "Deciding"): one entry per uncovered segment — the exact
-// real path of its executable; for inline code, and for shells and sudo/doas (never granted bare), the
-// real path with an exact, anchored argPattern. Unresolved executables, and segments whose arguments
+// real path of its executable; for inline code, for shells and sudo/doas (never granted bare) and for the
+// tools of the tool table (their options can run programs or write files), the real path with an exact,
+// anchored argPattern. Unresolved executables, and segments whose arguments
 // are only known at run time, get no proposal: nothing exact could be saved for them.
 import { NEVER_BARE_GRANT, escapeGlob, patternExecutableName } from "../approvals/index.js";
+import { grantsMoreThanItsName } from "./tool-table.js";
 import type { ProposedEntry, Segment } from "./types.js";
 
 export function escapeRegExp(text: string): string {
@@ -14,11 +16,12 @@ export function exactArgPattern(args: string[]): string {
   return `^${escapeRegExp(args.join(" "))}$`;
 }
 
+/** Inline code, shells and sudo, and every tool that runs programs or writes files by its options. */
 function needsArgPattern(segment: Segment): boolean {
   if (segment.inlineCode) return true;
   const names = [patternExecutableName(segment.executable)];
   if (segment.resolvedPath) names.push(patternExecutableName(segment.resolvedPath));
-  return names.some((n) => NEVER_BARE_GRANT.has(n));
+  return names.some((n) => NEVER_BARE_GRANT.has(n) || grantsMoreThanItsName(n));
 }
 
 export function proposeEntries(

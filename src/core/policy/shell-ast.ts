@@ -10,9 +10,9 @@ export interface Word {
 export type WordPart =
   /** Literal text after quote removal; `quoted` text is never globbed or split. */
   | { kind: "lit"; value: string; quoted: boolean }
-  /** `$x`, `${x…}`: substitutions inside the braces are kept; `risk` names a way it can run hidden code. */
-  | { kind: "param"; text: string; subs: Script[]; risk?: string }
-  | { kind: "cmdsubst"; text: string; script: Script; backtick: boolean }
+  /** `$x`, `${x…}`: substitutions inside the braces are kept; `quoted`: inside double quotes (not split). */
+  | { kind: "param"; text: string; subs: Script[]; quoted: boolean }
+  | { kind: "cmdsubst"; text: string; script: Script; backtick: boolean; quoted: boolean }
   | { kind: "arith"; text: string; subs: Script[] }
   | { kind: "procsubst"; text: string; script: Script }
   /** Unquoted glob characters or an extglob `@(…)`. */
@@ -20,13 +20,17 @@ export type WordPart =
   /** Unquoted `{` or `}` (brace expansion). */
   | { kind: "brace"; text: string }
   /** Leading `~` (user "") or `~user`. */
-  | { kind: "tilde"; user: string };
+  | { kind: "tilde"; user: string }
+  /** Text the reader keeps but the analyser does not model (`$'\u…'`, extglob patterns): never understood. */
+  | { kind: "opaque"; text: string; why: string };
 
 export interface Heredoc {
   body: string;
   /** Quoted delimiter: the body is taken literally. */
   quoted: boolean;
   subs: Script[];
+  /** The expansions of an unquoted body, in order (each must be understood like a word's). */
+  parts: WordPart[];
 }
 
 export interface Redirect {
@@ -42,6 +46,10 @@ export interface Assignment {
   /** One word, or the elements of an array assignment `x=(a b)`. */
   values: Word[];
   raw: string;
+  /** `x[i]=…`: the subscript text (bash evaluates it as arithmetic for indexed arrays). */
+  subscript?: string;
+  /** `x=(…)`. */
+  array?: boolean;
 }
 
 export type CompoundType =
@@ -68,6 +76,8 @@ export type Command =
       /** Arithmetic texts of `(( ))` / `for (( ))`, with their substitutions. */
       arith: { text: string; subs: Script[] }[];
       redirs: Redirect[];
+      /** The variable `for`/`select` assigns. */
+      variable?: string;
     }
   | { kind: "function"; name: string; body: Command }
   | { kind: "coproc"; body: Command };

@@ -19,7 +19,7 @@ import {
   type WordPart,
 } from "./shell-ast.js";
 import { copySyntaxTree, type SyntaxNode as Node } from "./shell-syntax-node.js";
-import { decodeAnsiC, doubleQuotedLiteral, paramRisk, unquotedParts } from "./shell-word-text.js";
+import { decodeAnsiC, doubleQuotedLiteral, unquotedParts } from "./shell-word-text.js";
 
 type CompoundCommand = Extract<Command, { kind: "compound" }>;
 type FlatItem =
@@ -115,6 +115,10 @@ class TreeReader {
   private readonly fdLabels = new Map<number, string>();
   /** Nodes inside a here-document node that are really the commands after it (heredocTails). */
   private readonly claimed = new Set<Node>();
+  /** Line continuations (`\⏎`, by the backslash's offset) read as blanks between two tokens. */
+  private readonly continuations = new Set<number>();
+  /** Spans taken literally (single quotes, quoted here-documents, comments): a `\⏎` there is just text. */
+  private readonly literalSpans: [number, number][] = [];
 
   constructor(private readonly src: string) {}
 
@@ -182,9 +186,10 @@ class TreeReader {
     for (let i = a.endIndex; i < b.startIndex; i++) {
       const c = src[i] as string;
       if (c === " " || c === "\t" || (c === "\n" && !inline)) blank = true;
-      else if (c === "\\" && src[i + 1] === "\n") i++;
+      else if (c === "\\" && src[i + 1] === "\n") this.continuations.add(i++);
       else if (c === "#" && blank && /[ \t\n]/.test(src[i - 1] ?? "")) {
         const end = src.indexOf("\n", i);
+        this.literalSpan(i, end === -1 ? src.length : end);
         if (end === -1 || end >= b.startIndex) break; // the comment runs up to the next token
         i = end - 1;
       } else {
@@ -192,6 +197,28 @@ class TreeReader {
       }
     }
     if (spaced && !blank) this.fail("two words run together where bash reads one", b);
+  }
+
+  private literalSpan(from: number, to: number): void {
+    this.literalSpans.push([from, to]);
+  }
+
+  /**
+   * Bash joins lines ending in a backslash before it reads anything (outside single quotes, quoted
+   * here-documents and comments); tree-sitter reads the text as it stands. A `\⏎` is therefore accepted
+   * only where the reader saw it as a blank between two tokens or inside literal text; anywhere else
+   * (`"$\⏎(…)"`, `$\⏎{…}`, an unquoted here-document, inside a word) bash could read something else.
+   */
+  private checkContinuations(): void {
+    const { src } = this;
+    for (let at = src.indexOf("\\\n"); at !== -1; at = src.indexOf("\\\n", at + 1)) {
+      if (this.continuations.has(at)) continue;
+      if (this.literalSpans.some(([from, to]) => at >= from && at < to)) continue;
+      throw new ShellSyntaxError(
+        "a line continuation (\\ at the end of a line) inside a word is not analysed",
+        at,
+      );
+    }
   }
 
   private checkGaps(nodes: Node[], inline = false): void {
@@ -214,6 +241,7 @@ class TreeReader {
     this.checkErrors(root);
     for (const comment of root.descendantsOfType("comment")) {
       const at = comment?.startIndex ?? 0;
+      if (comment) this.literalSpan(comment.startIndex, comment.endIndex);
       // `#` starts a comment only after a real blank; after `\⏎` bash reads it as part of the word before
       const before = this.src.slice(Math.max(0, at - 2), at);
       if (at > 0 && !/(^|[^\\])\n$|[ \t]$/.test(before))
@@ -222,7 +250,11 @@ class TreeReader {
     if (!BLANK.test(this.src.slice(0, root.startIndex)) || !BLANK.test(this.src.slice(root.endIndex))) {
       this.fail("unexpected text around the command", root);
     }
-    return this.statements(kids(root), root);
+    this.literalSpan(0, root.startIndex); // blanks and continuations only (checked just above)
+    this.literalSpan(root.endIndex, this.src.length);
+    const script = this.statements(kids(root), root);
+    this.checkContinuations();
+    return script;
   }
 
   /** A run of statements with their separators (`;`, `&`, newlines); keywords are not expected here. */
@@ -630,6 +662,7 @@ class TreeReader {
       this.unexpected(node, "(an assignment)");
     }
     let name: string;
+    let subscript: string | undefined;
     const head: WordPart[] = [];
     if (nameNode.type === "variable_name") {
       name = this.textOf(nameNode);
@@ -639,13 +672,13 @@ class TreeReader {
       const index = nameNode.childForFieldName("index");
       if (!base || base.type !== "variable_name" || !index) this.unexpected(nameNode, "(a subscript)");
       name = this.textOf(base);
-      const text = this.textOf(nameNode);
-      const indexText = this.textOf(index);
-      const subs = this.scriptsWithin(index);
-      const risk = /^(\d+|@|\*)$/.test(indexText)
-        ? {}
-        : { risk: `the array subscript in ${text} is evaluated as arithmetic, which can run commands` };
-      head.push({ kind: "param", text, subs, ...risk });
+      subscript = this.textOf(index);
+      head.push({
+        kind: "param",
+        text: this.textOf(nameNode),
+        subs: this.scriptsWithin(index),
+        quoted: false,
+      });
     } else {
       return this.unexpected(nameNode, "as an assignment name");
     }
@@ -656,7 +689,8 @@ class TreeReader {
     head.push({ kind: "lit", value: op.type, quoted: false });
     const value = children[2];
     if (children.length > 3) this.unexpected(node, "(an assignment)");
-    if (!value) return { name, values: [{ raw, parts: head }], raw };
+    const shape = subscript !== undefined ? { subscript } : {};
+    if (!value) return { name, values: [{ raw, parts: head }], raw, ...shape };
     if (value.startIndex !== op.endIndex) this.unexpected(value, "after =");
     if (value.type === "array") {
       const elements = kids(value);
@@ -671,10 +705,10 @@ class TreeReader {
         prev = element;
         words.push(this.word(element));
       }
-      return { name, values: words, raw };
+      return { name, values: words, raw, array: true, ...shape };
     }
     if (!WORD_NODES.has(value.type)) this.unexpected(value, "as a value");
-    return { name, values: [{ raw, parts: [...head, ...this.word(value, false).parts] }], raw };
+    return { name, values: [{ raw, parts: [...head, ...this.word(value, false).parts] }], raw, ...shape };
   }
 
   private keywordBodies(node: Node, keywords: string[]): Script[] {
@@ -755,10 +789,14 @@ class TreeReader {
     const words: Word[] = [];
     let bodyNode: Node | null = null;
     let prev: Node | null = null;
+    let variable: string | undefined;
     for (let i = 1; i < children.length; i++) {
       const child = children[i] as Node;
       const field = node.fieldNameForChild(i);
-      if (field === "variable" && child.type === "variable_name" && i === 1) continue;
+      if (field === "variable" && child.type === "variable_name" && i === 1) {
+        variable = this.textOf(child);
+        continue;
+      }
       if (child.type === "in" || child.type === ";" || child.type === "comment") continue;
       if (field === "value" && WORD_NODES.has(child.type)) {
         if (prev) this.checkGap(prev, child, true, true); // a newline ends the list
@@ -772,7 +810,9 @@ class TreeReader {
       }
       this.unexpected(child, `in "${keyword}"`);
     }
-    return this.compound(keyword, [this.doGroup(bodyNode, node)], words);
+    const loop = this.compound(keyword, [this.doGroup(bodyNode, node)], words);
+    if (variable !== undefined) loop.variable = variable;
+    return loop;
   }
 
   private arithFor(node: Node): Command {
@@ -1039,18 +1079,23 @@ class TreeReader {
     if (this.textOf(end) !== delimiter) this.fail("the here-document's end line was not recognised", end);
     const body = this.src.slice(bodyStart, end.startIndex);
     const subs: Script[] = [];
+    const parts: WordPart[] = [];
+    if (quoted) this.literalSpan(bodyStart, end.startIndex);
     if (!quoted && bodyNode) {
       for (const child of kids(bodyNode)) {
         if (child.type === "heredoc_content") continue;
         if (!WORD_NODES.has(child.type) || child.type === "word")
           this.unexpected(child, "in a here-document");
-        for (const part of this.word(child).parts) subs.push(...subsOf(part));
+        for (const part of this.word(child).parts) {
+          subs.push(...subsOf(part));
+          parts.push(part.kind === "param" || part.kind === "cmdsubst" ? { ...part, quoted: true } : part);
+        }
       }
       // what tree-sitter took as plain content must hold no expansion it missed
       this.checkHeredocContent(bodyNode);
     }
     const target: Word = { raw: delimiterRaw, parts: [{ kind: "lit", value: delimiter, quoted }] };
-    return [{ op: opNode.type, fd: null, target, heredoc: { body, quoted, subs } }, ...sameLine];
+    return [{ op: opNode.type, fd: null, target, heredoc: { body, quoted, subs, parts } }, ...sameLine];
   }
 
   private checkHeredocContent(bodyNode: Node): void {
@@ -1090,14 +1135,21 @@ class TreeReader {
           this.src.slice(node.startIndex, whole.endIndex),
         );
       case "raw_string":
+        this.literalSpan(node.startIndex, node.endIndex);
         return [{ kind: "lit", value: text.slice(1, -1), quoted: true }];
-      case "ansi_c_string":
-        return [{ kind: "lit", value: decodeAnsiC(text.slice(2, -1)), quoted: true }];
+      case "ansi_c_string": {
+        const decoded = decodeAnsiC(text.slice(2, -1));
+        return [
+          decoded.ok
+            ? { kind: "lit", value: decoded.value, quoted: true }
+            : { kind: "opaque", text, why: `${text} ${decoded.why}` },
+        ];
+      }
       case "string":
         return this.doubleQuoted(node);
       case "simple_expansion":
         if (kids(node).length !== 2 || kids(node)[0]?.type !== "$") this.unexpected(node, "(a $ expansion)");
-        return [{ kind: "param", text, subs: [] }];
+        return [{ kind: "param", text, subs: [], quoted: false }];
       case "expansion":
         return [this.expansion(node)];
       case "command_substitution":
@@ -1144,7 +1196,7 @@ class TreeReader {
         return [{ kind: "brace", text }];
       case "extglob_pattern":
         if (/[$`'"\\]/.test(text)) this.fail("a pattern with expansions is not analysed", node);
-        return [{ kind: "glob", text }];
+        return [{ kind: "opaque", text, why: `${text} is an extended pattern, which is not analysed` }];
       default:
         return this.unexpected(node, "as a word");
     }
@@ -1175,7 +1227,9 @@ class TreeReader {
         ["simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"].includes(child.type)
       ) {
         literal(at, child.startIndex);
-        parts.push(...this.wordParts(child, false, child));
+        for (const part of this.wordParts(child, false, child)) {
+          parts.push(part.kind === "param" || part.kind === "cmdsubst" ? { ...part, quoted: true } : part);
+        }
       } else {
         this.unexpected(child, "inside double quotes");
       }
@@ -1196,7 +1250,7 @@ class TreeReader {
     if (/['"]/.test(inner) && /[$`]/.test(inner))
       this.fail("quotes and substitutions inside ${…} are not analysed", node);
     if (/^\s/.test(inner)) this.fail("${ …} is not analysed", node);
-    return { kind: "param", text, subs: this.scriptsWithin(node), ...paramRisk(text) };
+    return { kind: "param", text, subs: this.scriptsWithin(node), quoted: false };
   }
 
   private commandSubstitution(node: Node): WordPart {
@@ -1205,10 +1259,22 @@ class TreeReader {
     if (open === "`") {
       // bash removes backslashes inside backticks before parsing them; tree-sitter does not
       if (text.includes("\\")) this.fail("backslashes inside backticks are not analysed", node);
-      return { kind: "cmdsubst", text, script: this.bodyBetween(node, "`", "`"), backtick: true };
+      return {
+        kind: "cmdsubst",
+        text,
+        script: this.bodyBetween(node, "`", "`"),
+        backtick: true,
+        quoted: false,
+      };
     }
     if (open !== "$(") return this.unexpected(node, "(a command substitution)");
-    return { kind: "cmdsubst", text, script: this.bodyBetween(node, "$(", ")"), backtick: false };
+    return {
+      kind: "cmdsubst",
+      text,
+      script: this.bodyBetween(node, "$(", ")"),
+      backtick: false,
+      quoted: false,
+    };
   }
 
   /** Every script nested anywhere below `node` (arithmetic, subscripts, `${…}` operands). */

@@ -107,8 +107,14 @@ const ANSI_C_SIMPLE: Record<string, string> = {
   "?": "?",
 };
 
-/** The value of a `$'…'` string, given the text between the quotes. */
-export function decodeAnsiC(body: string): string {
+export type AnsiC = { ok: true; value: string } | { ok: false; why: string };
+
+/**
+ * The value of a `$'…'` string, given the text between the quotes. Escapes whose value depends on the
+ * locale (`\u`, `\U`), control escapes (`\c`) and anything that yields a NUL byte (bash cuts the word
+ * there, so `$'-c\x00'` is `-c`) are not understood: the word is then refused rather than guessed.
+ */
+export function decodeAnsiC(body: string): AnsiC {
   let out = "";
   let i = 0;
   while (i < body.length) {
@@ -122,42 +128,27 @@ export function decodeAnsiC(body: string): string {
     i += 2;
     if (e in ANSI_C_SIMPLE) {
       out += ANSI_C_SIMPLE[e];
-    } else if (e === "x" || e === "u" || e === "U") {
-      const max = e === "x" ? 2 : e === "u" ? 4 : 8;
-      const m = new RegExp(`^[0-9A-Fa-f]{1,${max}}`).exec(body.slice(i));
+    } else if (e === "x") {
+      const m = /^[0-9A-Fa-f]{1,2}/.exec(body.slice(i));
       if (!m) {
-        out += `\\${e}`;
+        out += "\\x";
         continue;
       }
       i += m[0].length;
-      const code = parseInt(m[0], 16);
-      out += code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
+      out += String.fromCharCode(parseInt(m[0], 16));
     } else if (/[0-7]/.test(e)) {
       const m = /^[0-7]{0,2}/.exec(body.slice(i)) as RegExpExecArray;
       i += m[0].length;
       out += String.fromCharCode(parseInt(e + m[0], 8) & 0xff);
-    } else if (e === "c") {
-      out += String.fromCharCode((body[i] ?? "").charCodeAt(0) & 0x1f);
-      i++;
+    } else if (e === "u" || e === "U" || e === "c") {
+      return { ok: false, why: `uses \\${e}, whose value depends on the locale or the next character` };
     } else {
       out += `\\${e}`;
     }
   }
-  return out;
-}
-
-/** `${x@P}` runs the value as a prompt string; a non-numeric array subscript is evaluated as arithmetic. */
-export function paramRisk(text: string): { risk?: string } {
-  if (/@P\}$/.test(text)) return { risk: `${text} expands a prompt string, which can run commands` };
-  if (
-    /^\$\{![A-Za-z_][A-Za-z0-9_]*([:#%/^,@}]|$)/.test(text) &&
-    !/^\$\{![A-Za-z_][A-Za-z0-9_]*[*@]\}$/.test(text)
-  ) {
-    return { risk: `${text} expands the variable named by another one, which can run commands` };
-  }
-  const subscript = /^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/.exec(text)?.[1];
-  if (subscript !== undefined && !/^(\d+|@|\*)$/.test(subscript)) {
-    return { risk: `the array subscript in ${text} is evaluated as arithmetic, which can run commands` };
-  }
-  return {};
+  if (out.includes("\0")) return { ok: false, why: "holds a NUL byte, where bash cuts the word" };
+  // a byte above 0x7f from \x or octal is a raw byte to bash, not this character
+  if (/[\u0080-\u00ff]/.test(out) && /\\(x[89a-fA-F]|[2-3][0-7]{2})/.test(body))
+    return { ok: false, why: "holds raw bytes that are not UTF-8 text" };
+  return { ok: true, value: out };
 }

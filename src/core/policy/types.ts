@@ -28,7 +28,9 @@ export type FlagKind =
   | "parse-error"
   | "too-deep" // sh -c nesting over the limit
   | "complex-windows" // cmd/PowerShell beyond one simple command
-  | "indirect-code"; // arithmetic, `${x@P}`, `printf -v`/`[[ -v ]]`: code hidden in a variable's value can run
+  | "expansion" // a word part the analyser does not understand (operators in ${…}, arithmetic on variables…)
+  | "dynamic-argument" // a word known only at run time where a tool's rules read options
+  | "tool-option"; // a tool's option or sub-command runs code or writes a file (an argPattern entry covers it)
 
 export interface Flag {
   kind: FlagKind;
@@ -62,6 +64,14 @@ export interface Segment {
   inlineCode?: boolean;
   /** Some argument has expansions or globs: its `argv` entry is its source text, not its value. */
   dynamicArgs?: boolean;
+  /** A shell builtin that runs nothing (`cd`, `export X=1`): covered without an entry; says why. */
+  builtin?: string;
+  /** A `cd` earlier in its shell: the folder it runs in is known only at run time. */
+  cwdUnknown?: boolean;
+  /** Folder a wrapper moved to before starting it (`env -C dir cmd`), relative to the command's. */
+  chdir?: string;
+  /** The matched entry has no argPattern for a tool that runs programs or writes files by its options. */
+  broadGrant?: string;
   matchedEntryId: string | null;
   /** Which list the matched entry lives in (`*` or the agent id), for editing and usage bookkeeping. */
   matchedAgentId?: string;

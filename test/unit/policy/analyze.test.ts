@@ -157,7 +157,7 @@ describe("dispatch wrappers", () => {
     expect(a.segments.map((s) => [s.argv.join(" "), s.wrapper ?? false])).toEqual([
       ["find . -name *.tmp -print0", false],
       ["xargs -0 -n 1 rm -f", true],
-      ["rm -f", false],
+      ["rm -f …", false], // … stands for the words xargs reads from its input
     ]);
   });
 
@@ -165,8 +165,8 @@ describe("dispatch wrappers", () => {
     const a = await analyze("find . -name x -exec rm {} \\; -o -execdir git add {} +");
     expect(a.segments.map((s) => [s.argv.join(" "), s.context])).toEqual([
       ["find . -name x -exec rm {} ; -o -execdir git add {} +", "top"],
-      ["rm {}", "find -exec"],
-      ["git add {}", "find -exec"],
+      ["rm …", "find -exec"], // … stands for the file names find fills in
+      ["git add …", "find -execdir"],
     ]);
   });
 

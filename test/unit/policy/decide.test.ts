@@ -178,14 +178,14 @@ describe("askFallback when nobody answers", () => {
 });
 
 describe("what allow always would save", () => {
-  it("one entry per uncovered segment, the exact real path", async () => {
+  it("one entry per uncovered segment, the exact real path; exact arguments for a tool of the tool table", async () => {
     const e = await explainWith(
       fx,
       approvalsWith([entry(fx.tool("git"))]),
-    )("git a && rm -rf b && curl c | rm d");
+    )("git status && rm -rf b && curl c | rm d");
     expect(e.proposedEntries).toEqual([
       { pattern: fx.tool("rm"), segment: 1 },
-      { pattern: fx.tool("curl"), segment: 2 },
+      { pattern: fx.tool("curl"), argPattern: "^c$", segment: 2 },
     ]);
     expect(e.allowAlwaysAvailable).toBe(true);
   });
