@@ -1,11 +1,13 @@
-// Whether a keychain binding works here, and what the suite expects: scripts/test.sh sets
+// Whether a keychain binding works here, and what the suite expects: scripts/with-keyring.sh sets
 // GATEHOUSE_REQUIRE_KEYCHAIN=1 after starting a fresh, unlocked gnome-keyring (then a keychain that
-// does not answer fails the suite instead of skipping); .ci/run's fresh-install step sets
+// does not answer fails the suite instead of skipping); .ci/run sets GATEHOUSE_REQUIRE_KEYTAR=1 for its
+// main run (it installs libsecret-1-dev, so keytar must have built), and its fresh-install step
 // GATEHOUSE_EXPECT_NO_KEYTAR=1 (then keytar must NOT load, or that step would prove nothing).
 import { randomBytes } from "node:crypto";
 import type { KeychainBackend } from "../../../src/secrets/keychain.js";
 
 export const keychainRequired = process.env.GATEHOUSE_REQUIRE_KEYCHAIN === "1";
+export const keytarRequired = process.env.GATEHOUSE_REQUIRE_KEYTAR === "1";
 export const keytarExpectedMissing = process.env.GATEHOUSE_EXPECT_NO_KEYTAR === "1";
 
 /** Null when `keychain` stores, gives back and deletes a value; else why not. */

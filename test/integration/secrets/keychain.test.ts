@@ -16,6 +16,7 @@ import {
   keychainProblem,
   keychainRequired,
   keytarExpectedMissing,
+  keytarRequired,
   sessionBusEnv,
 } from "./keychain-probe.js";
 
@@ -35,8 +36,8 @@ if (keytarExpectedMissing && keytarAvailable) {
     "GATEHOUSE_EXPECT_NO_KEYTAR=1 but keytar loads and works: this run proves nothing about its absence",
   );
 }
-if (keychainRequired && !keytarExpectedMissing && !keytarAvailable) {
-  throw new Error(`GATEHOUSE_REQUIRE_KEYCHAIN=1 but keytar does not work: ${keytarProblem}`);
+if (keytarRequired && !keytarAvailable) {
+  throw new Error(`GATEHOUSE_REQUIRE_KEYTAR=1 but keytar does not work: ${keytarProblem}`);
 }
 if (!keychainAvailable) {
   console.info(

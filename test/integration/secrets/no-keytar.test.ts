@@ -133,7 +133,7 @@ async function signInRunAndSignOut(
       const status = (await cli(["status", "--json"])).json<StatusJson>();
       return status.connection?.state === "registered" && status.connection.running ? status : null;
     },
-    { what: "the runner to register with the test backend", timeoutMs: 30_000, intervalMs: 200 },
+    { what: "the runner to register with the test backend", timeoutMs: 60_000, intervalMs: 200 },
   );
   expect(registered.connection?.backendUrl).toBe(backend.url);
   expect(backend.onlineDevice()).toBeDefined();
@@ -145,7 +145,7 @@ async function signInRunAndSignOut(
       const status = (await cli(["status", "--json"])).json<StatusJson>();
       return status.connection?.state === "unconfigured" ? status : null;
     },
-    { what: "the runner to sign out after logout", timeoutMs: 30_000, intervalMs: 200 },
+    { what: "the runner to sign out after logout", timeoutMs: 60_000, intervalMs: 200 },
   );
   expect(signedOut.connection?.lastError).toBe("No auth token configured");
   expect(signedOut.token.source).toBeNull();
