@@ -20,10 +20,11 @@ say() { printf 'fresh install: %s\n' "$*"; }
 git -C "$repo" ls-files -z | (cd "$repo" && xargs -0 cp --parents -t "$scratch")
 cd "$scratch"
 
+# --prefer-offline: the main run's `npm ci` has just filled the cache; the lockfile pins every integrity.
 say "npm ci with no libsecret visible to pkg-config"
 started=$(date +%s)
 PKG_CONFIG_LIBDIR="$no_pkgconfig" PKG_CONFIG_PATH="$no_pkgconfig" ELECTRON_SKIP_BINARY_DOWNLOAD=1 \
-  npm ci --no-audit --no-fund --loglevel=error
+  npm ci --no-audit --no-fund --prefer-offline --loglevel=error
 say "npm ci took $(($(date +%s) - started)) s"
 
 # Without this the step would prove nothing: keytar must really be missing here.
