@@ -31,7 +31,7 @@ import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskRunner } from "./executor/tasks/task-runner.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
-import { secretStoreFor, type SecretStore } from "./secrets/secret-store.js";
+import { secretStoreFor, type SafeStorageLike, type SecretStore } from "./secrets/secret-store.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -55,6 +55,8 @@ export interface ServicesOptions {
 export interface DeviceOptions {
   /** Default: the OS keychain (GATEHOUSE_KEYCHAIN_SERVICE or `Gatehouse`), a 0600 file where none is reachable. */
   secrets?: SecretStore;
+  /** Electron's safeStorage (the tray app): the default store's fallback file then holds sealed values. */
+  safeStorage?: SafeStorageLike;
   timings?: Partial<ConnectionTimings>;
   /** Connect to the backend in start() (default true). */
   connect?: boolean;
@@ -221,7 +223,8 @@ function createDeviceSide(
   broker: PromptBroker,
 ): DeviceSide {
   const { env, paths, logger } = options;
-  const secrets = device.secrets ?? secretStoreFor(paths, env, logger);
+  const secrets =
+    device.secrets ?? secretStoreFor(paths, env, logger, { safeStorage: device.safeStorage ?? null });
   const workdir = new WorkdirService({ paths, env, logger, ...(options.now ? { now: options.now } : {}) });
   const skills = new SkillCatalogue({ paths, env, logger, secrets: { get: (ref) => secrets.get(ref) } });
   let backendUrl: string | null = null;

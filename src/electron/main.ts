@@ -34,7 +34,14 @@ async function main(): Promise<void> {
     process.execPath,
     path.join(root, "bin", "gatehouse.js"),
   ];
-  const services = createServices({ env, paths, logger, presenter: null, device: { gatehouseCommand } });
+  const services = createServices({
+    env,
+    paths,
+    logger,
+    presenter: null,
+    // safeStorage: where no keychain binding loads, the token file is sealed with it (src/secrets).
+    device: { gatehouseCommand, safeStorage: electron.safeStorage },
+  });
   const started = await services.start();
   if (started.status !== "listening") {
     electron.dialog.showErrorBox("Gatehouse cannot start", started.message);

@@ -17,10 +17,17 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { env: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number },
+  options: {
+    env: Record<string, string>;
+    input?: string;
+    cwd?: string;
+    timeoutMs?: number;
+    /** Another copy's bin/gatehouse.js (default: this checkout's). */
+    bin?: string;
+  },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GATEHOUSE_BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? GATEHOUSE_BIN, ...args], {
       env: options.env,
       cwd: options.cwd ?? REPO_ROOT,
       stdio: ["pipe", "pipe", "pipe"],

@@ -5,40 +5,47 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/core/log.js";
-import { keytarKeychain } from "../../../src/secrets/keychain.js";
+import { keytarKeychain, napiKeyringKeychain } from "../../../src/secrets/keychain.js";
 import { AUTH_TOKEN_ACCOUNT, createSecretStore, secretStoreFor } from "../../../src/secrets/secret-store.js";
 import { runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHarness, type Harness } from "../device/harness.js";
+import {
+  HOW_TO_RUN_WITH_A_KEYCHAIN,
+  keychainProblem,
+  keychainRequired,
+  keytarExpectedMissing,
+  keytarRequired,
+  sessionBusEnv,
+} from "./keychain-probe.js";
 
-async function probeKeychain(): Promise<string | null> {
-  const keychain = keytarKeychain({ timeoutMs: 3_000 });
-  const service = `Gatehouse-probe-${randomBytes(4).toString("hex")}`;
-  try {
-    await keychain.setPassword(service, "probe", "value");
-    const back = await keychain.getPassword(service, "probe");
-    await keychain.deletePassword(service, "probe");
-    return back === "value" ? null : "the keychain did not give back what was stored";
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-const keychainProblem = await probeKeychain();
-const keychainAvailable = keychainProblem === null;
-// scripts/test.sh sets this after starting a fresh, unlocked gnome-keyring: then a missing keychain is a
-// failure of the suite, not a reason to skip (CI must prove the token lives in the real keychain).
-const keychainRequired = process.env.GATEHOUSE_REQUIRE_KEYCHAIN === "1";
+const keytarProblem = await keychainProblem(keytarKeychain({ timeoutMs: 3_000 }));
+const keyringProblem = await keychainProblem(napiKeyringKeychain({ timeoutMs: 3_000 }));
+const keytarAvailable = keytarProblem === null;
+const keyringAvailable = keyringProblem === null;
+const keychainAvailable = keytarAvailable || keyringAvailable;
 if (!keychainAvailable && keychainRequired) {
-  throw new Error(`GATEHOUSE_REQUIRE_KEYCHAIN=1 but no OS keychain is reachable: ${keychainProblem}`);
+  throw new Error(
+    `GATEHOUSE_REQUIRE_KEYCHAIN=1 but no OS keychain is reachable: keytar: ${keytarProblem}; @napi-rs/keyring: ${keyringProblem}`,
+  );
+}
+// CI proves both paths: the normal install must have a working keytar, the fresh-install step none.
+if (keytarExpectedMissing && keytarAvailable) {
+  throw new Error(
+    "GATEHOUSE_EXPECT_NO_KEYTAR=1 but keytar loads and works: this run proves nothing about its absence",
+  );
+}
+if (keytarRequired && !keytarAvailable) {
+  throw new Error(`GATEHOUSE_REQUIRE_KEYTAR=1 but keytar does not work: ${keytarProblem}`);
 }
 if (!keychainAvailable) {
   console.info(
-    `Keychain tests skipped: no OS keychain is reachable (${keychainProblem}). ` +
-      "Run them with: dbus-run-session -- bash -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets; npx vitest run test/integration/secrets'",
+    `Keychain tests skipped: no OS keychain is reachable (keytar: ${keytarProblem}; @napi-rs/keyring: ${keyringProblem}). ${HOW_TO_RUN_WITH_A_KEYCHAIN}`,
   );
 }
+/** The binding the default store writes through here: keytar where it loads, else @napi-rs/keyring. */
+const workingKeychain = keytarAvailable ? keytarKeychain() : napiKeyringKeychain();
 
 /** Every file under `dir` whose bytes contain `needle`. */
 async function filesContaining(dir: string, needle: string): Promise<string[]> {
@@ -78,9 +85,7 @@ describe("the backend token in the OS keychain", () => {
       const cliEnv = {
         ...h.t.env,
         GATEHOUSE_KEYCHAIN_SERVICE: keychainService,
-        ...(process.env.DBUS_SESSION_BUS_ADDRESS
-          ? { DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS }
-          : {}),
+        ...sessionBusEnv(),
       };
       const login = await runCli(["login", "--backend", h.backend.url], {
         env: cliEnv,
@@ -152,9 +157,68 @@ describe("the backend token in the OS keychain", () => {
       expect(await real.get(AUTH_TOKEN_ACCOUNT)).toBe("parked-token");
       expect(real.location()).toBe("keychain");
       await expect(fs.access(file)).rejects.toThrow();
-      expect(await keytarKeychain().getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBe("parked-token");
+      expect(await workingKeychain.getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBe("parked-token");
       expect(await real.delete(AUTH_TOKEN_ACCOUNT)).toBe(true);
       expect(await real.get(AUTH_TOKEN_ACCOUNT)).toBeNull();
+    },
+  );
+});
+
+describe("keytar and @napi-rs/keyring side by side", () => {
+  it.skipIf(!keytarAvailable)(
+    "a token saved with keytar by an earlier Gatehouse is read as it is",
+    async () => {
+      t = await makeTempHome();
+      const keychainService = service();
+      await keytarKeychain().setPassword(keychainService, AUTH_TOKEN_ACCOUNT, "saved-by-keytar");
+      const store = createSecretStore({
+        paths: t.paths,
+        logger: createLogger({ sink: () => undefined }),
+        service: keychainService,
+      });
+      expect(await store.get(AUTH_TOKEN_ACCOUNT)).toBe("saved-by-keytar");
+      expect(store.location()).toBe("keychain");
+      expect(await store.delete(AUTH_TOKEN_ACCOUNT)).toBe(true);
+      expect(await keytarKeychain().getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBeNull();
+    },
+  );
+
+  it.skipIf(!keytarAvailable || !keyringAvailable || process.platform !== "linux")(
+    "on Linux the two bindings keep separate Secret Service items, so a token parked in @napi-rs/keyring's moves into keytar's once keytar loads",
+    async () => {
+      t = await makeTempHome();
+      const logger = createLogger({ sink: () => undefined });
+      const keychainService = service();
+      const keytar = keytarKeychain();
+      const keyring = napiKeyringKeychain();
+      await keytar.setPassword(keychainService, AUTH_TOKEN_ACCOUNT, "in-keytar-item");
+      expect(await keyring.getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBeNull();
+      await keytar.deletePassword(keychainService, AUTH_TOKEN_ACCOUNT);
+
+      const withoutKeytar = createSecretStore({
+        paths: t.paths,
+        logger,
+        service: keychainService,
+        keychains: [
+          keytarKeychain({
+            load: () => {
+              throw new Error("keytar did not build");
+            },
+          }),
+          keyring,
+        ],
+      });
+      await withoutKeytar.set(AUTH_TOKEN_ACCOUNT, "parked-in-keyring");
+      expect(withoutKeytar.location()).toBe("keychain");
+      expect(await keyring.getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBe("parked-in-keyring");
+      await expect(fs.access(path.join(t.paths.executorHome, "secrets.json"))).rejects.toThrow();
+
+      const both = createSecretStore({ paths: t.paths, logger, service: keychainService });
+      expect(await both.get(AUTH_TOKEN_ACCOUNT)).toBe("parked-in-keyring");
+      expect(await keytar.getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBe("parked-in-keyring");
+      expect(await keyring.getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBeNull();
+      expect(await both.delete(AUTH_TOKEN_ACCOUNT)).toBe(true);
+      expect(await keytar.getPassword(keychainService, AUTH_TOKEN_ACCOUNT)).toBeNull();
     },
   );
 });
