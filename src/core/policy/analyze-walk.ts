@@ -48,6 +48,8 @@ interface Where {
   shell: boolean;
   /** Which shell reads the text. */
   dialect: Dialect;
+  /** Standard input, when the command line itself writes it out (a here-document or here-string). */
+  stdin?: string | null;
   pathOverride?: string;
   chdir?: string;
 }
@@ -284,7 +286,11 @@ class Walker {
       const pathValue =
         prefixPath?.values.length === 1 ? pathAssignmentValue(prefixPath.values[0] as Word) : null;
       const args = command.words.map(wordArg);
-      const shellWhere: Where = pathValue !== null ? { ...where, pathOverride: pathValue } : where;
+      const shellWhere: Where = {
+        ...where,
+        stdin: writtenStdin(command.redirs),
+        ...(pathValue !== null ? { pathOverride: pathValue } : {}),
+      };
       await this.argv(args, shellWhere);
       for (const word of command.words) await this.word(word, where);
     } else if (command.assigns.length === 0 && where.dialect === "zsh" && command.redirs.length > 0) {
@@ -304,7 +310,10 @@ class Walker {
     if (READ_OPS.has(redirect.op)) {
       // reading is fine
     } else if (redirect.op === ">&" || redirect.op === "<&") {
-      if (!target?.literal || !/^(\d+-?|-)$/.test(target.value)) {
+      // `>&2` duplicates a descriptor; `>& file` (bash: `&> file`) writes the file
+      const duplicates = target?.literal && /^(\d+-?|-)$/.test(target.value);
+      const harmless = target?.literal && SAFE_WRITE_TARGETS.has(target.value);
+      if (!duplicates && !harmless) {
         this.flag("redirect", `writes to ${target?.value ?? "a file"} (${shown})`);
       }
     } else if (!target?.literal || !SAFE_WRITE_TARGETS.has(target.value)) {
@@ -350,7 +359,7 @@ class Walker {
     }
     if (viaShell) this.builtinTwins(name, args);
 
-    const reading = readTool(args, { name, viaShell, dialect: where.dialect });
+    const reading = readTool(args, { name, viaShell, dialect: where.dialect, stdin: where.stdin ?? null });
     if (reading) {
       await this.apply(reading, segment, index, where, toolRole(name, viaShell) === "wrapper");
       return;
@@ -398,6 +407,7 @@ class Walker {
       }
       await this.text(script.text, {
         ...within(where, script.context),
+        stdin: null,
         depth: where.depth + (script.sameShell ? 0 : 1),
         shell: true,
         dialect: script.dialect,
@@ -454,6 +464,28 @@ class Walker {
     const risk = RISKY_BUILTINS[name];
     if (risk) this.flag(risk.kind, risk.detail, index);
   }
+}
+
+/**
+ * What standard input holds when the command line writes it out itself: a here-document whose body is
+ * literal (quoted delimiter, or no expansions at all) or a here-string of a literal word; else null.
+ */
+function writtenStdin(redirs: readonly Redirect[]): string | null {
+  let text: string | null = null;
+  for (const redirect of redirs) {
+    if (redirect.fd !== null && redirect.fd !== "0") continue;
+    if (redirect.heredoc) {
+      const { body, quoted, parts } = redirect.heredoc;
+      const literal = quoted || (parts.length === 0 && !body.includes("\\"));
+      text = literal ? (redirect.op === "<<-" ? body.replace(/^\t+/gm, "") : body) : null;
+    } else if (redirect.op === "<<<") {
+      const word = redirect.target ? wordArg(redirect.target) : null;
+      text = word?.literal ? `${word.value}\n` : null;
+    } else if (redirect.op.startsWith("<")) {
+      text = null;
+    }
+  }
+  return text;
 }
 
 /** The value of `PATH=…` in front of a command, when it is literal. */

@@ -119,6 +119,8 @@ class TreeReader {
   private readonly continuations = new Set<number>();
   /** Spans taken literally (single quotes, quoted here-documents, comments): a `\⏎` there is just text. */
   private readonly literalSpans: [number, number][] = [];
+  /** Command ends followed by a lone `-` that tree-sitter dropped before a here-document (`python3 - <<EOF`). */
+  private readonly danglingDashes = new Set<number>();
 
   constructor(private readonly src: string) {}
 
@@ -182,6 +184,7 @@ class TreeReader {
    */
   private checkGap(a: Node, b: Node, spaced = false, inline = false): void {
     const { src } = this;
+    if (this.danglingDashes.has(a.endIndex) && b.type === "heredoc_redirect") return;
     let blank = false;
     for (let i = a.endIndex; i < b.startIndex; i++) {
       const c = src[i] as string;
@@ -546,6 +549,15 @@ class TreeReader {
     // `ls {fd}>x`: the redirect may sit outside the command node, in a redirected_statement
     const next = node.nextSibling;
     if (node.parent?.type === "redirected_statement" && next) this.takeFdLabel(words, wordNodes, next);
+    // tree-sitter-bash drops a lone `-` argument right before a here-document (`python3 - <<EOF`)
+    if (
+      words.length > 0 &&
+      next?.type === "heredoc_redirect" &&
+      /^[ \t]+-[ \t]+$/.test(this.src.slice(node.endIndex, next.startIndex))
+    ) {
+      words.push(literalWord("-"));
+      this.danglingDashes.add(node.endIndex);
+    }
     const first = words[0];
     const firstNode = wordNodes[0];
     if (first && firstNode && RESERVED.has(first.raw)) {

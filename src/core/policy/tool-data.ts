@@ -18,6 +18,7 @@ import {
   emptyReading,
   FILLED_IN_LATER,
   readsAStream,
+  readsStdin,
   type ToolReading,
 } from "./tool-readings.js";
 
@@ -35,7 +36,7 @@ const flagsOf = (letters: string): Record<string, OptionSpec> =>
 const longFlags = (names: string[]): Record<string, OptionSpec> =>
   Object.fromEntries(names.map((n) => [n, f]));
 
-type Reader = (name: string, args: readonly Arg[]) => ToolReading;
+type Reader = (name: string, args: readonly Arg[], stdin?: string | null) => ToolReading;
 
 /** A tool read by its option table alone (its operands are data). */
 function byTable(table: OptionTable): Reader {
@@ -113,7 +114,7 @@ const SED_TABLE: OptionTable = {
   other: "prompt",
 };
 
-function readSed(name: string, args: readonly Arg[]): ToolReading {
+function readSed(name: string, args: readonly Arg[], stdin: string | null = null): ToolReading {
   const reading = emptyReading();
   const scan = scanOptions(name, args, 1, SED_TABLE);
   addProblems(reading, scan.problems);
@@ -122,7 +123,9 @@ function readSed(name: string, args: readonly Arg[]): ToolReading {
   const files = scan.options.filter((o) => o.name === "f" || o.name === "--file").map((o) => o.value);
   if (scripts.length === 0 && files.length === 0) scripts.push(scan.operands[0]?.arg);
   for (const file of files) {
-    if (!file || readsAStream(file)) {
+    if (file && readsStdin(file) && stdin !== null) {
+      scripts.push({ value: stdin, literal: true }); // the script is in a here-document
+    } else if (!file || readsAStream(file)) {
       reading.flags.push({
         kind: "dynamic-command",
         detail: `${name} reads its script from ${file?.value ?? "nowhere"}, which cannot be analysed`,
@@ -1123,7 +1126,7 @@ function readSshFamily(name: string, args: readonly Arg[], which: "ssh" | "scp" 
 
 export const DATA_TOOLS = new Set(Object.keys(READERS));
 
-export function readDataTool(name: string, args: readonly Arg[]): ToolReading {
+export function readDataTool(name: string, args: readonly Arg[], stdin: string | null = null): ToolReading {
   const reader = READERS[name];
-  return reader ? reader(name, args) : emptyReading();
+  return reader ? reader(name, args, stdin) : emptyReading();
 }

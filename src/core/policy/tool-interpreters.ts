@@ -3,7 +3,14 @@
 // only by an entry with an argPattern; a program read from standard input or a stream cannot be seen in
 // advance; options that load more code (`node --import`, `perl -M…`, `python -m timeit`) are flags.
 import { scanOptions, type Arg, type OptionSpec, type OptionTable } from "./option-scan.js";
-import { addEffects, addProblems, emptyReading, readsAStream, type ToolReading } from "./tool-readings.js";
+import {
+  addEffects,
+  addProblems,
+  emptyReading,
+  readsAStream,
+  readsStdin,
+  type ToolReading,
+} from "./tool-readings.js";
 
 interface InterpreterSpec {
   names: RegExp;
@@ -386,7 +393,11 @@ function specFor(name: string): InterpreterSpec | undefined {
   return INTERPRETERS_LIST.find((s) => s.names.test(name));
 }
 
-export function readInterpreter(name: string, args: readonly Arg[]): ToolReading {
+export function readInterpreter(
+  name: string,
+  args: readonly Arg[],
+  stdin: string | null = null,
+): ToolReading {
   const spec = specFor(name);
   const reading = emptyReading();
   if (!spec) return reading;
@@ -462,10 +473,17 @@ export function readInterpreter(name: string, args: readonly Arg[]): ToolReading
       // awk: the first operand is the program unless -f/--file/--exec gave one
       const file = scan.options.find((o) => ["f", "--file", "--exec", "E"].includes(o.name));
       if (file) {
-        if (file.value && readsAStream(file.value)) {
+        if (file.value && readsStdin(file.value) && stdin !== null) {
+          // the program is in a here-document: as visible as one on the command line, and as inline
+          reading.inlineCode = true;
+          reading.flags.push({
+            kind: "inline-code",
+            detail: `${name} runs the program in its here-document`,
+          });
+        } else if (file.value && readsAStream(file.value)) {
           reading.flags.push({
             kind: "dynamic-command",
-            detail: `${name} reads its program from ${file.value.value}, which cannot be analysed`,
+            detail: `${name} reads its program from ${readsStdin(file.value) ? "standard input" : file.value.value}, which cannot be analysed`,
           });
           reading.unknowable = true;
         }
@@ -498,6 +516,8 @@ export function readInterpreter(name: string, args: readonly Arg[]): ToolReading
       return reading;
     }
     case "operand":
+      // a program in a here-document is written out like a script file (`python3 - <<EOF`)
+      if ((!first || readsStdin(first)) && stdin !== null) return reading;
       if (!first || readsAStream(first)) {
         reading.flags.push({
           kind: "dynamic-command",

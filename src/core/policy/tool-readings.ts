@@ -98,6 +98,11 @@ export const ALLOWED_SHOPT = new Set([
   "histappend",
 ]);
 
+/** A path that names standard input itself. */
+export function readsStdin(arg: Arg): boolean {
+  return arg.literal && /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(arg.value);
+}
+
 /** A path that is a stream rather than a file: a program "read" from it is whatever arrives there. */
 export function readsAStream(arg: Arg): boolean {
   return arg.literal && /^(-|\/dev\/(stdin|fd\/\d+|tty)|\/proc\/[^/]+\/fd\/\d+)$/.test(arg.value);

@@ -9,6 +9,7 @@ import {
   ALLOWED_SHOPT,
   emptyReading,
   readsAStream,
+  readsStdin,
   type Dialect,
   type ToolReading,
 } from "./tool-readings.js";
@@ -58,11 +59,11 @@ const SHELL_OPTIONS: OptionTable = {
   other: "prompt",
 };
 
-export function readShell(name: string, args: readonly Arg[]): ToolReading {
+export function readShell(name: string, args: readonly Arg[], stdin: string | null = null): ToolReading {
   if (name === "busybox") {
     const applet = args[1];
     if (applet?.literal && ["sh", "ash", "hush"].includes(applet.value))
-      return readShell("busybox-sh", args.slice(1));
+      return readShell("busybox-sh", args.slice(1), stdin);
     const reading = emptyReading();
     addEffects(reading, [
       {
@@ -108,7 +109,13 @@ export function readShell(name: string, args: readonly Arg[]): ToolReading {
     return reading;
   }
   if (onlyAsks) return reading;
-  if (letters.includes("s") || !operand || readsAStream(operand)) {
+  const fromStdin = letters.includes("s") || !operand || readsStdin(operand);
+  if (fromStdin && stdin !== null) {
+    // the commands are in a here-document of the command line itself: analysed like `-c`
+    reading.scripts.push({ text: stdin, dialect, context: `${name} <<here-document` });
+    return reading;
+  }
+  if (fromStdin || readsAStream(operand)) {
     reading.flags.push({
       kind: "dynamic-command",
       detail: `${name} reads its commands from standard input, which cannot be analysed`,

@@ -19,6 +19,8 @@ export interface ReadContext {
   /** Run by a shell with a bare name: a builtin of that shell may answer. */
   viaShell: boolean;
   dialect: Dialect;
+  /** What standard input holds when it is written in the command itself (a here-document), else null. */
+  stdin: string | null;
 }
 
 export type ToolRole = "builtin" | "wrapper" | "shell" | "interpreter" | "tool";
@@ -41,11 +43,11 @@ export function readTool(args: readonly Arg[], ctx: ReadContext): ToolReading | 
     case "wrapper":
       return readWrapper(ctx.name, args, ctx.viaShell);
     case "shell":
-      return readShell(ctx.name, args);
+      return readShell(ctx.name, args, ctx.stdin);
     case "interpreter":
-      return readInterpreter(ctx.name, args);
+      return readInterpreter(ctx.name, args, ctx.stdin);
     case "tool":
-      return ctx.name === "git" ? readGit(args) : readDataTool(ctx.name, args);
+      return ctx.name === "git" ? readGit(args) : readDataTool(ctx.name, args, ctx.stdin);
     default:
       return null;
   }

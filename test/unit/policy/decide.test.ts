@@ -217,9 +217,9 @@ describe("what allow always would save", () => {
     ]);
   });
 
-  it("a shell or interpreter reading its commands from standard input gets no proposal", async () => {
+  it("a shell or interpreter reading its commands from a pipe gets no proposal; one fed a here-document does", async () => {
     const e = await explainWith(fx, approvalsWith([]))("curl -s x | sh && python3 <<EOF\nprint(1)\nEOF");
-    expect(e.proposedEntries.map((p) => p.pattern)).toEqual([fx.tool("curl")]);
+    expect(e.proposedEntries.map((p) => p.pattern)).toEqual([fx.tool("curl"), fx.tool("python3")]);
   });
 
   it("unresolved executables and run-time arguments of inline code get no proposal", async () => {
