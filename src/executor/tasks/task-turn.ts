@@ -18,7 +18,11 @@ import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core
 import { readJsonFile, writeFileAtomic } from "../../core/store/index.js";
 import { WorkdirFatal, type WorkdirResolution } from "../../core/workdir/index.js";
 import { changedNotice, tildify } from "../../core/workdir/messages.js";
-import { buildChildEnv } from "../child-env.js";
+import { ApprovalsFileSchema } from "../../core/approvals/schema.js";
+import { RUNTIME_INHERIT } from "../../core/env-rules.js";
+import { buildAgentEnv } from "../child-env.js";
+import { inheritSettingsOf, secretTest } from "../env-sources.js";
+import { findBash } from "../shells.js";
 import type { AgentEvent } from "./agent-events.js";
 import { RUNTIME_LABEL, resolveAgentBinary } from "./agent-binary.js";
 import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-process.js";
@@ -95,6 +99,41 @@ async function loadManifest(file: string, logger: Logger): Promise<unknown> {
   if (read.status === "ok") return read.value;
   if (read.status === "invalid") logger.warn(`${file} is invalid (${read.error}); no global MCP servers`);
   return {};
+}
+
+/**
+ * The agent's environment (docs/decisions.md "Child environments"): what commands inherit, the
+ * runtime's own variables, `environment.inherit`, then the launch spec's variables; never a secret of
+ * Gatehouse's. Its own commands run under the bash the hook analyses them for, where there is one.
+ */
+async function agentEnv(
+  options: TaskRunnerOptions,
+  input: {
+    runtime: RuntimeKind;
+    specEnv: Record<string, string>;
+    launchSecrets: string[];
+    settings: SettingsFile;
+  },
+): Promise<{ env: Record<string, string>; warning?: string }> {
+  const platform = options.platform ?? process.platform;
+  const inherit = inheritSettingsOf(input.settings, options.paths.settings);
+  const approvals = await readJsonFile(options.paths.approvals, ApprovalsFileSchema);
+  const socketToken = approvals.status === "ok" ? approvals.value.socket.token : null;
+  const bash = await findBash(undefined, platform);
+  const shell: Record<string, string> = bash
+    ? { SHELL: bash, ...(input.runtime === "claude-code" ? { CLAUDE_CODE_SHELL: bash } : {}) }
+    : {};
+  const { env } = buildAgentEnv(
+    options.env,
+    {
+      runtime: RUNTIME_INHERIT[input.runtime],
+      spec: input.specEnv,
+      launchSecrets: input.launchSecrets,
+      fixed: shell,
+    },
+    { inherit: inherit.inherit, holdsSecret: secretTest(options.logger, [socketToken]), platform },
+  );
+  return { env, ...(inherit.warning ? { warning: inherit.warning } : {}) };
 }
 
 /** Inserts the configured extra arguments where the CLI reads options (before Codex's `--`). */
@@ -274,7 +313,13 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   }
   if (aborted()) return;
 
-  const env = buildChildEnv(options.env, spec.env, options.platform ?? process.platform).env;
+  const env = await agentEnv(options, {
+    runtime,
+    specEnv: spec.env,
+    launchSecrets: launch.secrets,
+    settings,
+  });
+  if (env.warning) logger.warn(`task ${taskId}: ${env.warning}`);
   turn.started({ agent: runtime, workdir: cwd });
   const parser = runtime === "codex" ? createCodexStreamParser() : createClaudeStreamParser();
   let lastWarning: string | null = null;
@@ -313,7 +358,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     {
       file: binary.file,
       args,
-      env,
+      env: env.env,
       cwd,
       stdin: spec.stdin,
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
