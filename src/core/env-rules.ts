@@ -60,6 +60,39 @@ export function shellBehaviourVariable(name: string): boolean {
   );
 }
 
+// prettier-ignore
+const LOCATION_NAMES = new Set([
+  "HOME", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_HOME",
+  "XDG_DATA_DIRS", "ZDOTDIR", "PWD", "OLDPWD", "SHELL", "BROWSER",
+]);
+
+/**
+ * Variables by which a request would point programs at other configuration or other programs: a
+ * request's `HOME` makes `git status` read that folder's `.gitconfig` (whose `core.fsmonitor` runs a
+ * command), `OLDPWD`/`PWD` move bash's `~-`/`~+`, `SHELL`/`BROWSER` name programs tools start. The
+ * runner's own values are the user's and are inherited; a request that sets one needs a person.
+ */
+export function locationVariable(name: string): boolean {
+  return LOCATION_NAMES.has(name);
+}
+
+/** A request (or `NAME=value` prefix) that sets this changes what runs: shell behaviour or a location. */
+export function requestVariableChangesWhatRuns(name: string): boolean {
+  return shellBehaviourVariable(name) || locationVariable(name);
+}
+
+const CHARSET_VARIABLES = new Set(["LC_ALL", "LC_CTYPE", "LANG"]);
+
+/**
+ * A locale whose character set bash would read the text in differently from the analyser (which reads
+ * UTF-8): in Big5, GBK, GB18030, Shift_JIS or JOHAB a backslash or backquote byte can be the second half
+ * of a character. Only C, POSIX and UTF-8 locales are passed in the variables that choose the charset.
+ */
+export function unsafeCharsetLocale(name: string, value: string): boolean {
+  if (!CHARSET_VARIABLES.has(name)) return false;
+  return !/^(|C|POSIX|C\.UTF-?8|[A-Za-z]{2,3}(_[A-Za-z0-9]{2,3})?\.UTF-?8)(@[A-Za-z0-9_-]+)?$/i.test(value);
+}
+
 /** A name, or `PREFIX*` for every name that starts with PREFIX (settings `environment.inherit`). */
 export const INHERIT_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 

@@ -12,6 +12,7 @@ import {
   inheritPatternMatches,
   isGatehouseSecretName,
   shellBehaviourVariable,
+  unsafeCharsetLocale,
 } from "../core/env-rules.js";
 import type { Env } from "../core/paths.js";
 import { dangerousVariable } from "../core/policy/index.js";
@@ -105,6 +106,7 @@ export function inheritedEnv(
       isGatehouseSecretName(name) ||
       (configured && behaviourVariable(name, platform)) ||
       value.startsWith("() {") ||
+      unsafeCharsetLocale(fold(name, platform), value) ||
       holdsSecret(value);
     if (refused) dropped.push(name);
     else env[name] = value;
@@ -139,6 +141,9 @@ export function buildChildEnv(
     } else if (holdsSecret(value)) {
       dropped.push(name);
       warnings.push(`${name} ignored: its value holds one of Gatehouse's secrets`);
+    } else if (unsafeCharsetLocale(fold(name, platform), value)) {
+      dropped.push(name);
+      warnings.push(`${name} ignored: only C, POSIX and UTF-8 locales choose how a command is read`);
     } else if (isPathName(name, platform)) {
       if (value === basePath) continue; // the runner's PATH itself: nothing changes
       if (pathOverrideAllowed(value, basePath, delimiter)) {

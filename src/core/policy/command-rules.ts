@@ -1,7 +1,7 @@
 // What the analyser knows about particular commands: dispatch wrappers and their options, shells that
 // run a `-c` script, interpreters that take inline code, shell builtins that are not executables, and
 // variables whose assignment changes what a command runs (exec-policy.md "Analysing a command").
-import { shellBehaviourVariable } from "../env-rules.js";
+import { requestVariableChangesWhatRuns } from "../env-rules.js";
 
 /** One word of a command line: its value after quote removal, or its source text when it has expansions. */
 export interface Arg {
@@ -431,7 +431,7 @@ export const DECLARATION_BUILTINS = new Set(["export", "declare", "typeset", "lo
  * NODE_OPTIONS, PYTHONPATH) plus their close relatives (docs/decisions.md).
  */
 export function dangerousVariable(name: string): boolean {
-  if (shellBehaviourVariable(name)) return true; // BASH_FUNC_…%%, POSIXLY_CORRECT, GLOBIGNORE, … (core/env-rules.ts)
+  if (requestVariableChangesWhatRuns(name)) return true; // BASH_FUNC_…%%, POSIXLY_CORRECT, HOME, … (core/env-rules.ts)
   if (/^(LD_|DYLD_)/.test(name)) return true;
   if (/^GIT_CONFIG/.test(name)) return true;
   return DANGEROUS_VARIABLES.has(name);

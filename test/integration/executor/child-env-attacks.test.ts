@@ -209,6 +209,27 @@ describe("a request's variables that change what runs need a person", () => {
     expect(await exists(marker)).toBe(false);
   });
 
+  it("a request's HOME that points git at another .gitconfig needs a person; git allowlisted, nobody to ask", async () => {
+    g = await startGatehouse({ policy: { defaults: ALLOWLIST_ONLY, allow: [realExecutable("git")] } });
+    const marker = path.join(g.t.home, "pwned");
+    const evil = path.join(g.t.home, "evil");
+    const repo = path.join(g.t.home, "repo");
+    await fs.mkdir(evil);
+    await fs.mkdir(repo);
+    const config = `[core]\n\tfsmonitor = "touch ${marker}; false"\n`;
+    await fs.mkdir(path.join(evil, "git"));
+    await fs.writeFile(path.join(evil, ".gitconfig"), config); // read through HOME
+    await fs.writeFile(path.join(evil, "git", "config"), config); // read through XDG_CONFIG_HOME
+    const client = await g.client();
+    const init = await client.request("exec.run", { argv: ["git", "init", "-q", "."], cwd: repo });
+    expect(init).toMatchObject({ status: "ok", body: { decision: "allow-once", exitCode: 0 } });
+    for (const env of [{ HOME: evil }, { XDG_CONFIG_HOME: evil }]) {
+      const result = await client.request("exec.run", { argv: ["git", "status"], cwd: repo, env });
+      expect(result).toMatchObject({ status: "ok", body: { decision: "deny" } });
+    }
+    expect(await exists(marker)).toBe(false);
+  });
+
   it("prepending to PATH needs a person too: a bare-name entry must not follow it to another program", async () => {
     g = await startGatehouse({ policy: { defaults: ALLOWLIST_ONLY, allow: ["echo"] } });
     const bin = path.join(g.t.home, "bin");

@@ -75,6 +75,19 @@ describe("the environment a child inherits", () => {
     expect(env).toEqual({ PATH: "/bin" });
   });
 
+  it("passes only C, POSIX and UTF-8 locales in the variables that choose how bash reads bytes", () => {
+    const { env } = inheritedEnv(
+      { PATH: "/bin", LANG: "zh_TW.Big5", LC_ALL: "zh_CN.GBK", LC_CTYPE: "C.UTF-8", LC_TIME: "zh_TW.Big5" },
+      linux,
+    );
+    expect(env).toEqual({ PATH: "/bin", LC_CTYPE: "C.UTF-8", LC_TIME: "zh_TW.Big5" });
+    const request = buildChildEnv({ PATH: "/bin" }, { LC_ALL: "ja_JP.SJIS", LANG: "en_US.UTF-8" }, linux);
+    expect(request.requestEnv).toEqual({ LANG: "en_US.UTF-8" });
+    expect(request.warnings).toEqual([
+      expect.stringMatching(/^LC_ALL ignored: only C, POSIX and UTF-8 locales/),
+    ]);
+  });
+
   it("keeps the Windows essentials, case-insensitively", () => {
     const { env } = inheritedEnv(
       { Path: "C:\\Windows", SYSTEMROOT: "C:\\Windows", ComSpec: "cmd.exe", Node_Options: "x", Secret: "s" },
