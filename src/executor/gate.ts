@@ -336,6 +336,10 @@ interface DecideMode {
   promptBudgetMs?: number;
 }
 
+async function bashToRunUnder(deps: GateDeps): Promise<string | null> {
+  return deps.bash !== undefined ? deps.bash : findBash(undefined, deps.platform);
+}
+
 async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promise<Decided> {
   const runId = newRunId();
   const startedAt = deps.now();
@@ -354,11 +358,7 @@ async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promi
   if (settings.warning) warnings.unshift(settings.warning);
   // A string the requester runs itself (approval.request, the hook) is analysed as bash; one run here
   // runs under exactly the bash the policy is told about, or is never covered when there is none.
-  const bash = mode.runs
-    ? deps.bash !== undefined
-      ? deps.bash
-      : await findBash(undefined, deps.platform)
-    : undefined;
+  const bash = mode.runs ? await bashToRunUnder(deps) : undefined;
   const explanation = await explainCommand(req.command, {
     agentId: req.agentId,
     cwd: req.cwd,
