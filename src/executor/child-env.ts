@@ -50,12 +50,12 @@ export function pathOverrideAllowed(override: string, base: string, delimiter: s
 const fold = (name: string, platform: NodeJS.Platform) => (platform === "win32" ? name.toUpperCase() : name);
 const isPathName = (name: string, platform: NodeJS.Platform) => fold(name, platform) === "PATH";
 
+const BUILT_IN = new Set(INHERITED_NAMES);
+const BUILT_IN_FOLDED = new Set(INHERITED_NAMES.map((n) => n.toUpperCase()));
+
 function builtIn(name: string, platform: NodeJS.Platform): boolean {
-  const key = fold(name, platform);
-  return (
-    INHERITED_NAMES.some((n) => fold(n, platform) === key) ||
-    INHERITED_PREFIXES.some((prefix) => key.startsWith(fold(prefix, platform)))
-  );
+  const listed = platform === "win32" ? BUILT_IN_FOLDED.has(name.toUpperCase()) : BUILT_IN.has(name);
+  return listed || INHERITED_PREFIXES.some((prefix) => fold(name, platform).startsWith(prefix));
 }
 
 /** A configured name that may still never pass: it changes how bash, the loader or an interpreter behaves. */
