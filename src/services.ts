@@ -119,6 +119,7 @@ export function createServices(options: ServicesOptions): Services {
     approvals,
     audit,
     baseEnv: options.env,
+    settingsFile: paths.settings,
     home: paths.home,
     now,
     logger: logger.child("gate"),

@@ -12,16 +12,21 @@ export interface Logger {
   child(scope: string): Logger;
   /** Registers a secret value: it never appears in any line written after this. */
   addSecret(value: string | undefined | null): void;
+  /** True when `text` holds a registered secret (what `redact` would hide): keeps secrets out of child environments. */
+  containsSecret(text: string): boolean;
 }
 
 export type LogSink = (line: string) => void;
 
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
 
+/** Shorter registered values are not treated as secrets (they would match ordinary text). */
+const MIN_SECRET_LENGTH = 4;
+
 export function redact(text: string, secrets: ReadonlySet<string>): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+    if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join("[redacted]");
   }
   return out.replace(BEARER, "$1 [redacted]");
 }
@@ -49,7 +54,15 @@ function makeLogger(state: LoggerState, scope: string | undefined): Logger {
     addSecret: (value) => {
       if (value) state.secrets.add(value);
     },
+    containsSecret: (text) => containsSecret(text, state.secrets),
   };
+}
+
+export function containsSecret(text: string, secrets: Iterable<string>): boolean {
+  for (const secret of secrets) {
+    if (secret.length >= MIN_SECRET_LENGTH && text.includes(secret)) return true;
+  }
+  return false;
 }
 
 function safeJson(value: unknown): string {

@@ -21,8 +21,10 @@ import type {
 import type { AuditLog, AuditRecord } from "./audit-log.js";
 import { buildChildEnv } from "./child-env.js";
 import { displayCommand, quoteWord } from "./command-text.js";
+import { loadInheritSettings, secretTest } from "./env-sources.js";
 import { OutputTail, type OutputMode } from "./output-capture.js";
 import { runProcess, type RunHooks, type RunResult, type RunSpec } from "./run-process.js";
+import { findBash } from "./shells.js";
 import type { EntryUse, UsageRecorder } from "./usage-recorder.js";
 
 export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
@@ -74,7 +76,15 @@ export interface GateDeps {
   audit: AuditLog;
   /** Null = nobody to ask: askFallback decides. */
   prompt: PromptFn | null;
+  /** The runner's environment: commands inherit only what child-env.ts allows from it. */
   baseEnv: Readonly<Record<string, string | undefined>>;
+  /** `E/settings.json`: its `environment.inherit` names also reach commands (read per request). */
+  settingsFile?: string;
+  /**
+   * The bash shell strings run under (the policy is told the same): undefined = look in the fixed
+   * locations (shells.ts), null = this machine has none.
+   */
+  bash?: string | null;
   home: string;
   now: () => number;
   logger: Logger;
@@ -312,29 +322,61 @@ async function saveAllowAlways(
 
 interface Decided extends GateDecision {
   childEnv: Record<string, string>;
+  /** The bash the policy was told about (gateAndRun runs the string under it). */
+  bash: string | null | undefined;
   /** A matched entry has a use limit: its count must land before the next request is decided. */
   countsUses: boolean;
   /** The decision's audit line, still being written (gateAndRun spawns meanwhile). */
   audited: Promise<void>;
 }
 
-async function decide(req: GateRequest, deps: GateDeps, promptBudgetMs?: number): Promise<Decided> {
+/** How the command would run: with `runs`, under the bash the policy is told about; else by the requester itself. */
+interface DecideMode {
+  runs: boolean;
+  promptBudgetMs?: number;
+}
+
+async function bashToRunUnder(deps: GateDeps): Promise<string | null> {
+  return deps.bash !== undefined ? deps.bash : findBash(undefined, deps.platform);
+}
+
+async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promise<Decided> {
   const runId = newRunId();
   const startedAt = deps.now();
-  const { env: childEnv, warnings } = buildChildEnv(deps.baseEnv, req.env, deps.platform);
   const approvals = await deps.approvals.load(); // per request: edits from the UI/CLI apply at once
+  const settings = await loadInheritSettings(deps.settingsFile);
+  const socketToken = approvals.status === "ok" ? approvals.file.socket.token : null;
+  const {
+    env: childEnv,
+    requestEnv,
+    warnings,
+  } = buildChildEnv(deps.baseEnv, req.env, {
+    inherit: settings.inherit,
+    holdsSecret: secretTest(deps.logger, [socketToken]),
+    ...(deps.platform ? { platform: deps.platform } : {}),
+  });
+  if (settings.warning) warnings.unshift(settings.warning);
+  // A string the requester runs itself (approval.request, the hook) is analysed as bash; one run here
+  // runs under exactly the bash the policy is told about, or is never covered when there is none.
+  const bash = mode.runs ? await bashToRunUnder(deps) : undefined;
   const explanation = await explainCommand(req.command, {
     agentId: req.agentId,
     cwd: req.cwd,
-    env: childEnv, // resolve executables against the PATH the command will really run with
+    env: childEnv, // resolve executables against the environment the command will really run with
     home: deps.home,
     ...(deps.platform ? { platform: deps.platform } : {}),
     approvals,
     ...(req.requested ? { requested: req.requested } : {}),
     now: startedAt,
+    requestEnv,
+    ...(bash !== undefined ? { bash } : {}),
   });
 
-  const verdict = await verdictFor(req, deps, explanation, { runId, startedAt, promptBudgetMs });
+  const verdict = await verdictFor(req, deps, explanation, {
+    runId,
+    startedAt,
+    promptBudgetMs: mode.promptBudgetMs,
+  });
   const result: GateDecision = { runId, ...verdict, explanation, warnings };
   const command = displayCommand(req.command);
   const audited = writeAudit(deps, {
@@ -361,7 +403,7 @@ async function decide(req: GateRequest, deps: GateDeps, promptBudgetMs?: number)
       reason: result.reason,
     });
   }
-  return { ...result, childEnv, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+  return { ...result, childEnv, bash, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
 }
 
 function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation): boolean {
@@ -387,7 +429,13 @@ function auditBase(req: GateRequest, runId: string, command: string, ts: number)
 
 /** Decides without running (`approval.request`): policy, then a person or askFallback. Audited. */
 export async function decideCommand(req: GateRequest, deps: GateDeps): Promise<GateDecision> {
-  const { childEnv: _env, audited, countsUses: _counts, ...decision } = await decide(req, deps);
+  const {
+    childEnv: _env,
+    bash: _bash,
+    audited,
+    countsUses: _counts,
+    ...decision
+  } = await decide(req, deps, { runs: false });
   await audited;
   return decision;
 }
@@ -403,7 +451,10 @@ function describeRun(run: RunResult, timeoutMs: number | undefined): string {
 /** Decides and, when allowed, runs (`gatehouse exec`, `exec.run`, `device:execute_command`). */
 export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<GateRunResult> {
   const startedAt = deps.now();
-  const { childEnv, audited, countsUses, ...decision } = await decide(req, deps, req.budgetMs);
+  const { childEnv, bash, audited, countsUses, ...decision } = await decide(req, deps, {
+    runs: true,
+    ...(req.budgetMs !== undefined ? { promptBudgetMs: req.budgetMs } : {}),
+  });
   const notRun = (extra: Partial<RunResult> = {}): RunResult => ({
     exitCode: null,
     signal: null,
@@ -451,6 +502,7 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
         command: req.command,
         cwd: req.cwd,
         env: childEnv,
+        shells: { bash, baseEnv: deps.baseEnv },
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         ...(req.killGraceMs !== undefined ? { killGraceMs: req.killGraceMs } : {}),
         ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
@@ -507,7 +559,8 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
   if (deps.background) deps.background(runLine);
   else await runLine;
   await bookkeeping;
-  return { ...decision, ...run };
+  const warnings = run.note ? [...decision.warnings, run.note] : decision.warnings;
+  return { ...decision, ...run, warnings };
 }
 
 /** After a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath, usesLeft counted down (never fails the run). */

@@ -13,7 +13,7 @@ import {
   type OutputMode,
   type StreamName,
 } from "./output-capture.js";
-import { spawnTargetFor } from "./shell-command.js";
+import { spawnTargetFor, type ShellChoice } from "./shell-command.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_KILL_GRACE_MS = 5_000;
@@ -26,6 +26,11 @@ export interface RunSpec {
   cwd: string;
   /** The complete environment of the child (see buildChildEnv). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Which shell a shell string runs under (shell-command.ts); default: bash looked up now, cmd.exe
+   * and PowerShell from this process's environment. The gate passes the bash the policy was told.
+   */
+  shells?: ShellChoice;
   /** Default 60 s. */
   timeoutMs?: number;
   /** Between SIGTERM and SIGKILL of the process tree; default 5 s. */
@@ -64,6 +69,8 @@ export interface RunResult extends CapturedOutput {
   cwd: string;
   /** "Failed to start command: <reason>" when nothing ran. */
   spawnError?: string;
+  /** How it ran, when the requester should know (e.g. under /bin/sh: this machine has no bash). */
+  note?: string;
 }
 
 function notRun(capture: OutputCapture, cwd: string, extra: Partial<RunResult>): RunResult {
@@ -110,11 +117,11 @@ export async function runProcess(spec: RunSpec, hooks: RunHooks = {}): Promise<R
       return notRun(capture, cwd, { spawnError: `Failed to start command: ${checked.message}` });
     cwd = checked.cwd;
   }
-  const target = await spawnTargetFor(spec.command, spec.env, platform);
+  const target = await spawnTargetFor(spec.command, spec.shells ?? { baseEnv: process.env }, platform);
   if (!target.ok) return notRun(capture, cwd, { spawnError: `Failed to start command: ${target.message}` });
   if (spec.signal?.aborted) return notRun(capture, cwd, { cancelled: true });
 
-  const { file, args, windowsVerbatimArguments } = target.target;
+  const { file, args, windowsVerbatimArguments, note } = target.target;
   let child: ChildProcess;
   try {
     child = spawn(file, args, {
@@ -129,7 +136,8 @@ export async function runProcess(spec: RunSpec, hooks: RunHooks = {}): Promise<R
     // Synchronous refusals: a NUL byte in an argument, an invalid env value, …
     return notRun(capture, cwd, { spawnError: `Failed to start command: ${(error as Error).message}` });
   }
-  return supervise(child, { spec, hooks, capture, cwd, file, platform });
+  const result = supervise(child, { spec, hooks, capture, cwd, file, platform });
+  return note === undefined ? result : result.then((run) => ({ ...run, note }));
 }
 
 interface Supervision {

@@ -163,6 +163,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
         audit,
         prompt: null,
         baseEnv: ctx.env,
+        settingsFile: ctx.paths.settings,
         home: ctx.paths.home,
         now: Date.now,
         logger: ctx.logger,

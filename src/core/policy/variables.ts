@@ -89,6 +89,8 @@ const SPECIAL_LOWER_PREFIXES = [
   "no_proxy",
 ];
 
+import { requestVariableChangesWhatRuns } from "../env-rules.js";
+
 export type VariableVerdict = { ok: true } | { ok: false; why: string };
 
 function wordsOf(name: string): string[] {
@@ -97,6 +99,13 @@ function wordsOf(name: string): string[] {
 
 /** Whether assigning `name`, in any spelling of an assignment, cannot change what runs. */
 export function judgeVariable(name: string): VariableVerdict {
+  // exported functions (BASH_FUNC_…%%), POSIXLY_CORRECT, HOME, … (core/env-rules.ts)
+  if (requestVariableChangesWhatRuns(name)) {
+    return {
+      ok: false,
+      why: `${name} changes how the shell reads commands or where programs find their configuration`,
+    };
+  }
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     return { ok: false, why: `${name} is not a plain variable name (a shell or the loader may read it)` };
   }

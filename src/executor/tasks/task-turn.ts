@@ -18,7 +18,11 @@ import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core
 import { readJsonFile, writeFileAtomic } from "../../core/store/index.js";
 import { WorkdirFatal, type WorkdirResolution } from "../../core/workdir/index.js";
 import { changedNotice, tildify } from "../../core/workdir/messages.js";
-import { buildChildEnv } from "../child-env.js";
+import { ApprovalsFileSchema } from "../../core/approvals/schema.js";
+import { RUNTIME_INHERIT } from "../../core/env-rules.js";
+import { buildAgentEnv, inheritedEnv, type InheritRules } from "../child-env.js";
+import { inheritSettingsOf, secretTest } from "../env-sources.js";
+import { findBash } from "../shells.js";
 import type { AgentEvent } from "./agent-events.js";
 import { RUNTIME_LABEL, resolveAgentBinary } from "./agent-binary.js";
 import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-process.js";
@@ -95,6 +99,48 @@ async function loadManifest(file: string, logger: Logger): Promise<unknown> {
   if (read.status === "ok") return read.value;
   if (read.status === "invalid") logger.warn(`${file} is invalid (${read.error}); no global MCP servers`);
   return {};
+}
+
+/** The rules an agent's environment is built by: `environment.inherit`, the secrets this process knows. */
+async function agentEnvRules(
+  options: TaskRunnerOptions,
+  settings: SettingsFile,
+): Promise<InheritRules & { warning?: string }> {
+  const inherit = inheritSettingsOf(settings, options.paths.settings);
+  const approvals = await readJsonFile(options.paths.approvals, ApprovalsFileSchema);
+  const socketToken = approvals.status === "ok" ? approvals.value.socket.token : null;
+  return {
+    inherit: inherit.inherit,
+    holdsSecret: secretTest(options.logger, [socketToken]),
+    platform: options.platform ?? process.platform,
+    ...(inherit.warning ? { warning: inherit.warning } : {}),
+  };
+}
+
+/**
+ * The agent's environment (docs/decisions.md "Child environments"): what commands inherit, the
+ * runtime's own variables, `environment.inherit`, then the launch spec's variables; never a secret of
+ * Gatehouse's. Its own commands run under the bash the hook analyses them for, where there is one.
+ */
+async function agentEnv(
+  options: TaskRunnerOptions,
+  rules: InheritRules,
+  input: { runtime: RuntimeKind; specEnv: Record<string, string>; launchSecrets: string[] },
+): Promise<Record<string, string>> {
+  const bash = await findBash(undefined, rules.platform);
+  const shell: Record<string, string> = bash
+    ? { SHELL: bash, ...(input.runtime === "claude-code" ? { CLAUDE_CODE_SHELL: bash } : {}) }
+    : {};
+  return buildAgentEnv(
+    options.env,
+    {
+      runtime: RUNTIME_INHERIT[input.runtime],
+      spec: input.specEnv,
+      launchSecrets: input.launchSecrets,
+      fixed: shell,
+    },
+    rules,
+  ).env;
 }
 
 /** Inserts the configured extra arguments where the CLI reads options (before Codex's `--`). */
@@ -182,6 +228,8 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   }
   const runtime = shell.runtime;
   const settings = await loadSettings(options.paths.settings, logger);
+  const envRules = await agentEnvRules(options, settings);
+  if (envRules.warning) logger.warn(`task ${taskId}: ${envRules.warning}`);
   const manifest = await loadManifest(options.paths.capabilityManifest, logger);
   const workspaceRoot = options.workdir.workspaceRoot;
   const project = projectInfo(parsed.payload);
@@ -198,7 +246,9 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       for (const line of snapshot.deactivated) stream.note(line);
       const entries = runtimeIndexEntries(snapshot.entries, runtime === "codex" ? "codex" : "claude");
       skillInstructions = entries.length > 0 ? renderIndex(entries).text : null;
-      envOverlay = options.skills.envOverlay(snapshot, options.env);
+      // A skill fills a variable the agent would not otherwise get (its inherited set, not the runner's).
+      const inherited = inheritedEnv(options.env, envRules, RUNTIME_INHERIT[runtime]).env;
+      envOverlay = options.skills.envOverlay(snapshot, inherited);
     } catch (error) {
       logger.warn(`task ${taskId}: the skill catalogue is unavailable; no skill index this turn`, { error });
     }
@@ -274,7 +324,11 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   }
   if (aborted()) return;
 
-  const env = buildChildEnv(options.env, spec.env, options.platform ?? process.platform).env;
+  const env = await agentEnv(options, envRules, {
+    runtime,
+    specEnv: spec.env,
+    launchSecrets: launch.secrets,
+  });
   turn.started({ agent: runtime, workdir: cwd });
   const parser = runtime === "codex" ? createCodexStreamParser() : createClaudeStreamParser();
   let lastWarning: string | null = null;

@@ -488,18 +488,28 @@ describe("the gate: bookkeeping, audit and events", () => {
     });
   });
 
-  it("runs with the scrubbed environment the policy checked", async () => {
+  it("runs with the runner's allowlisted variables and the request's own, never the secrets", async () => {
     await policy({ security: "full", ask: "off" });
     const result = await gateAndRun(
-      request({
-        command: { argv: ["env"] },
-        env: { LD_PRELOAD: "/tmp/x.so", EXTRA: "1", PATH: "/evil" },
+      request({ command: { argv: ["env"] }, env: { EXTRA: "1", PATH: "/evil" } }),
+      deps({
+        baseEnv: { ...t.env, NODE_OPTIONS: "--inspect", WEGENT_AUTH_TOKEN: "device-token-1234", OTHER: "x" },
       }),
-      deps({ baseEnv: { ...t.env, NODE_OPTIONS: "--inspect" } }),
     );
     expect(result.stdout).toContain("EXTRA=1");
-    expect(result.stdout).not.toMatch(/LD_PRELOAD|NODE_OPTIONS|\/evil/);
+    expect(result.stdout).toContain(`HOME=${t.home}`);
+    expect(result.stdout).not.toMatch(/NODE_OPTIONS|\/evil|device-token|OTHER/);
     expect(result.warnings[0]).toMatch(/PATH override ignored/);
+  });
+
+  it("a request variable that changes what runs needs a person: with nobody to ask it does not run", async () => {
+    await policy({ security: "allowlist", ask: "off", askFallback: "deny" }, [{ name: "touch" }]);
+    const result = await gateAndRun(request({ ...touch(), env: { LD_PRELOAD: "/tmp/x.so" } }), deps());
+    expect(result).toMatchObject({ decision: "deny", reason: "allowlist-miss" });
+    expect(result.explanation.flagDetails).toContainEqual(
+      expect.objectContaining({ kind: "dangerous-assignment", detail: "the request sets LD_PRELOAD" }),
+    );
+    expect(await ran()).toBe(false);
   });
 });
 

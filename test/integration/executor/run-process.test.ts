@@ -47,18 +47,22 @@ describe("runProcess", () => {
     expect(result.spawnError).toBeUndefined();
   });
 
-  it("runs a shell string with the user's POSIX shell", async () => {
-    const env = { ...t.env, SHELL: "/bin/bash" };
-    const result = await runProcess(
-      spec({ command: { command: 'echo $((1+2)) "$BASH_VERSION" | wc -w' }, env }),
-    );
-    expect(result.stdout.trim()).toBe("2");
+  it("runs a shell string under bash by its absolute path, whatever $SHELL says", async () => {
+    for (const SHELL of ["/bin/dash", "/usr/bin/zsh", NODE]) {
+      const env = { ...t.env, SHELL };
+      const result = await runProcess(
+        spec({ command: { command: "a=(one two); [[ ${a[0]} == one ]] && echo $'bash\\x21' \"$0\"" }, env }),
+      );
+      expect(result.stdout.trim()).toMatch(/^bash! \/.*bin\/bash$/);
+    }
   });
 
-  it("falls back to /bin/sh when $SHELL is not a POSIX shell", async () => {
-    const env = { ...t.env, SHELL: NODE };
-    const result = await runProcess(spec({ command: { command: "echo $0" }, env }));
+  it("runs a shell string under /bin/sh when told this machine has no bash, and says so", async () => {
+    const result = await runProcess(
+      spec({ command: { command: 'echo "$0"' }, shells: { bash: null, baseEnv: t.env } }),
+    );
     expect(result.stdout.trim()).toBe("/bin/sh");
+    expect(result.note).toMatch(/no bash.*\/bin\/sh/);
   });
 
   it("returns the command's own exit code and its stderr", async () => {

@@ -26,7 +26,11 @@ async function startWith(script: ResponsesScript): Promise<TaskApp> {
   api = await startScriptedOpenAi(script);
   app = await startTaskApp({
     env: { FAKE_KEY: "scripted-key" },
-    settings: { agents: { codexArgs: codexProviderArgs(api.baseUrl) } },
+    // The provider's key reaches Codex because the settings name it (agents get an allowlist of variables).
+    settings: {
+      agents: { codexArgs: codexProviderArgs(api.baseUrl) },
+      environment: { inherit: ["FAKE_KEY"] },
+    },
   });
   return app;
 }
