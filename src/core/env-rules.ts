@@ -112,3 +112,20 @@ export function refusedInheritName(pattern: string): string | null {
     return `${name} changes how bash reads a command, so commands would not run as they were checked`;
   return null;
 }
+
+// prettier-ignore
+const CODE_LOADING_NAMES = new Set([
+  "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PERL5LIB", "PERL5OPT", "PERLLIB",
+  "PERL5DB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "GCONV_PATH",
+  "GLIBC_TUNABLES", "LUA_INIT", "ELECTRON_RUN_AS_NODE",
+]);
+
+/**
+ * Variables that load code into whatever program starts next (the dynamic loader's, the interpreters'):
+ * even a name the user listed in `environment.inherit` never passes these on (a runner's stray
+ * LD_PRELOAD must not ride along into every command).
+ */
+export function codeLoadingVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return /^(LD_|DYLD_)/.test(upper) || CODE_LOADING_NAMES.has(upper);
+}

@@ -12,10 +12,10 @@ import {
   inheritPatternMatches,
   isGatehouseSecretName,
   shellBehaviourVariable,
+  codeLoadingVariable,
   unsafeCharsetLocale,
 } from "../core/env-rules.js";
 import type { Env } from "../core/paths.js";
-import { dangerousVariable } from "../core/policy/index.js";
 
 export interface InheritRules {
   /** Names and `PREFIX*` patterns the user added (settings `environment.inherit`, already validated). */
@@ -61,7 +61,7 @@ function builtIn(name: string, platform: NodeJS.Platform): boolean {
 /** A configured name that may still never pass: it changes how bash, the loader or an interpreter behaves. */
 function behaviourVariable(name: string, platform: NodeJS.Platform): boolean {
   if (isPathName(name, platform)) return false;
-  return shellBehaviourVariable(name) || dangerousVariable(fold(name, platform));
+  return shellBehaviourVariable(name) || codeLoadingVariable(fold(name, platform));
 }
 
 /** Gatehouse's own secrets as the runner's environment holds them (e.g. `WEGENT_AUTH_TOKEN`), in every spelling. */

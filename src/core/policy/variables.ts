@@ -11,6 +11,8 @@
 // (`FOO=1 git push` runs, as the design's examples want). A few names inside those families are known to
 // be inert (NODE_ENV, PYTHONUNBUFFERED, GIT_AUTHOR_NAME…) and stay allowed.
 
+import { requestVariableChangesWhatRuns } from "../env-rules.js";
+
 /** Names inside the families below that only set a mode, an output format or an identity. */
 // prettier-ignore
 const INERT_NAMES = new Set([
@@ -88,8 +90,6 @@ const SPECIAL_LOWER_PREFIXES = [
   "all_",
   "no_proxy",
 ];
-
-import { requestVariableChangesWhatRuns } from "../env-rules.js";
 
 export type VariableVerdict = { ok: true } | { ok: false; why: string };
 
