@@ -129,7 +129,9 @@ export class DeviceConnection {
     this.logger = deps.logger.child("device");
     this.outbox = deps.terminalOutbox ?? memoryOutbox();
     this.taskEvents = {
-      emit: (eventType, body, options) => {
+      emit: (eventType, raw, options) => {
+        // Leaves the process (to the backend, or to E/outbox first): redacted once, here.
+        const body = this.logger.redact(raw);
         const session = this.session;
         if (session?.registered && !session.closed && session.socket.connected) {
           session.socket.emit(eventType, body);
@@ -380,7 +382,9 @@ export class DeviceConnection {
         app_device_id: "",
       };
       const registered = await raceEnded(
-        socket.timeout(this.timings.registerTimeoutMs).emitWithAck("device:register", registerPayload),
+        socket
+          .timeout(this.timings.registerTimeoutMs)
+          .emitWithAck("device:register", this.logger.redact(registerPayload)),
         ended,
       );
       if (registered.kind === "ended") return fail(registered.reason);
@@ -453,7 +457,9 @@ export class DeviceConnection {
     if (session.closed) return false;
     if (!session.socket.connected) return failed("socket is not connected");
     const result = await raceEnded(
-      session.socket.timeout(this.timings.heartbeatTimeoutMs).emitWithAck("device:heartbeat", payload),
+      session.socket
+        .timeout(this.timings.heartbeatTimeoutMs)
+        .emitWithAck("device:heartbeat", this.logger.redact(payload)),
       session.ended,
     );
     if (result.kind === "ended") return false;
