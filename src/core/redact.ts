@@ -74,11 +74,16 @@ function redactValue(input: unknown, text: (s: string) => string): unknown {
   if (first.done) return first.value;
 
   const root: unknown = Array.isArray(first.value) ? [] : {};
-  const stack: { from: object; to: Record<string, unknown> | unknown[]; depth: number }[] = [
-    { from: first.value, to: root as Record<string, unknown>, depth: 1 },
+  const stack: { from: object; to: Record<string, unknown> | unknown[]; depth: number; path: Ancestors }[] = [
+    {
+      from: first.value,
+      to: root as Record<string, unknown>,
+      depth: 1,
+      path: { node: first.value, up: null },
+    },
   ];
   while (stack.length > 0) {
-    const { from, to, depth } = stack.pop()!;
+    const { from, to, depth, path } = stack.pop()!;
     const entries: [string, unknown][] = Array.isArray(from)
       ? Array.from(from, (v: unknown, i): [string, unknown] => [String(i), v])
       : Object.entries(from);
@@ -87,9 +92,12 @@ function redactValue(input: unknown, text: (s: string) => string): unknown {
       let copy: unknown;
       if (resolved.done) copy = resolved.value;
       else if (depth >= MAX_DEPTH) copy = REDACTED;
+      else if (within(path, resolved.value))
+        copy = "[circular]"; // JSON would refuse it; never loop
       else {
         copy = Array.isArray(resolved.value) ? [] : {};
-        stack.push({ from: resolved.value, to: copy as Record<string, unknown>, depth: depth + 1 });
+        const up = { node: resolved.value, up: path };
+        stack.push({ from: resolved.value, to: copy as Record<string, unknown>, depth: depth + 1, path: up });
       }
       if (Array.isArray(to)) to[Number(key)] = copy === undefined ? null : copy;
       else if (copy !== undefined) {
@@ -104,6 +112,17 @@ function redactValue(input: unknown, text: (s: string) => string): unknown {
     }
   }
   return root;
+}
+
+/** The objects from the root down to the one being copied (at most MAX_DEPTH of them). */
+interface Ancestors {
+  node: object;
+  up: Ancestors | null;
+}
+
+function within(path: Ancestors | null, node: object): boolean {
+  for (let p = path; p; p = p.up) if (p.node === node) return true;
+  return false;
 }
 
 function hasToJson(v: unknown): v is { toJSON(): unknown } {

@@ -226,7 +226,9 @@ export class DeviceConnection {
   }
 
   private set(patch: Partial<ConnectionState>): void {
-    const next = { ...this.current, ...patch };
+    // The state is shown everywhere (status file, UI, tray, logs): a backend's echo of the token in
+    // an error is redacted at the source.
+    const next = this.logger.redact({ ...this.current, ...patch });
     const changed = (Object.keys(next) as Array<keyof ConnectionState>).some(
       (k) => next[k] !== this.current[k],
     );
