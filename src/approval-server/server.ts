@@ -419,7 +419,12 @@ const TIME_MESSAGES: Record<Exclude<FrameTime, "ok">, string> = {
 };
 
 function versionMessage(version: unknown): string {
-  const sent = typeof version === "number" ? `version ${version}` : "no version";
+  const sent =
+    typeof version === "number"
+      ? `version ${version}`
+      : version === undefined
+        ? "no version"
+        : "an invalid version";
   return (
     `this Gatehouse speaks approval protocol version ${PROTOCOL_VERSION}; the frame has ${sent}. ` +
     `Update the client (docs/approval-protocol-v2.md: the mac now covers the request type).`

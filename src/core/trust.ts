@@ -127,20 +127,21 @@ export function checkTrustedFolder(dir: string, options: TrustOptions = {}): Tru
 export function checkTrustedFile(file: string, options: TrustOptions = {}): TrustProblem | null {
   const uid = currentUid(options);
   if (uid === null) return null;
-  const folder = checkTrustedFolder(path.dirname(file), options);
-  if (folder) return folder;
-  const stat = lstatOrNull(file);
+  return checkTrustedFolder(path.dirname(file), options) ?? entryProblem(file, uid, options);
+}
+
+/** One entry of a trusted folder: itself, or where it leads when it is a link. */
+function entryProblem(p: string, uid: number, options: TrustOptions): TrustProblem | null {
+  const stat = lstatOrNull(p);
   if (!stat) return null;
-  if (stat.isSymbolicLink()) {
-    let real: string;
-    try {
-      real = fs.realpathSync(file);
-    } catch {
-      return null; // a dangling link reads as missing
-    }
-    return checkTrustedFolder(path.dirname(real), options) ?? statProblemOf(real, uid);
+  if (!stat.isSymbolicLink()) return statProblem(p, stat, uid, "own");
+  let real: string;
+  try {
+    real = fs.realpathSync(p);
+  } catch {
+    return null; // a dangling link reads as missing
   }
-  return statProblem(file, stat, uid, "own");
+  return checkTrustedFolder(path.dirname(real), options) ?? statProblemOf(real, uid);
 }
 
 function statProblemOf(p: string, uid: number): TrustProblem | null {
@@ -167,7 +168,7 @@ export function checkTrustedHome(executorHome: string, options: TrustOptions = {
     return { path: executorHome, message: `Cannot read ${executorHome}: ${(error as Error).message}` };
   }
   for (const name of names.sort()) {
-    const problem = checkTrustedFile(path.join(executorHome, name), options);
+    const problem = entryProblem(path.join(executorHome, name), uid, options);
     if (problem) return problem;
   }
   return null;
@@ -182,9 +183,14 @@ export function checkTrustedSocket(socketPath: string, options: TrustOptions = {
   const uid = currentUid(options);
   if (uid === null) return null;
   const folder = checkTrustedFolder(path.dirname(socketPath), options);
-  if (folder) return folder;
+  if (folder) {
+    return {
+      path: folder.path,
+      message: `${folder.message} Nothing was sent to the approval socket ${socketPath}; choose a private folder of your own for "socket.path".`,
+    };
+  }
   const stat = lstatOrNull(socketPath);
-  if (!stat) return null; // nobody listens: the caller reports "not running"
+  if (!stat) return null; // nobody listens: the caller reports "not running""
   if (!stat.isSocket()) {
     return {
       path: socketPath,
