@@ -116,7 +116,7 @@ export function checkTrustedFolder(dir: string, options: TrustOptions = {}): Tru
   if (lexical) return lexical;
   let real: string;
   try {
-    real = fs.realpathSync(dir);
+    real = fs.realpathSync.native(dir);
   } catch {
     return null; // missing: the lexical chain above was checked
   }
@@ -137,7 +137,7 @@ function entryProblem(p: string, uid: number, options: TrustOptions): TrustProbl
   if (!stat.isSymbolicLink()) return statProblem(p, stat, uid, "own");
   let real: string;
   try {
-    real = fs.realpathSync(p);
+    real = fs.realpathSync.native(p);
   } catch {
     return null; // a dangling link reads as missing
   }
