@@ -2,7 +2,7 @@
 // registered secret values are replaced wherever they appear, and bearer tokens are masked. The
 // logger carries the process's one redactor (src/core/redact.ts): whatever else leaves the process
 // (acks, status files, socket replies, IPC, CLI output) passes through `logger.redact`.
-import { createRedactor, type Redactor } from "./redact.js";
+import { createRedactor, MIN_SECRET_LENGTH, type Redactor } from "./redact.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -16,6 +16,8 @@ export interface Logger {
   child(scope: string): Logger;
   /** Registers a secret value: it never appears in any line written, or value redacted, after this. */
   addSecret(value: string | undefined | null): void;
+  /** True when `text` holds a registered secret (what `redact` would hide): keeps secrets out of child environments. */
+  containsSecret(text: string): boolean;
   /** A copy of `value` with every registered secret (and any bearer token) replaced by `[redacted]`. */
   redact<T>(value: T): T;
   /** The redactor this logger (and every child) shares. */
@@ -45,9 +47,18 @@ function makeLogger(state: LoggerState, scope: string | undefined): Logger {
     error: (m, f) => write("error", m, f),
     child: (child) => makeLogger(state, scope ? `${scope}/${child}` : child),
     addSecret: (value) => state.redactor.add(value),
+    containsSecret: (text) => state.redactor.contains(text),
     redact: (value) => state.redactor.value(value),
     redactor: state.redactor,
   };
+}
+
+/** True when `text` holds one of `secrets` (values shorter than the redactor's minimum are not secrets). */
+export function containsSecret(text: string, secrets: Iterable<string>): boolean {
+  for (const secret of secrets) {
+    if (secret.length >= MIN_SECRET_LENGTH && text.includes(secret)) return true;
+  }
+  return false;
 }
 
 function safeJson(value: unknown): string {

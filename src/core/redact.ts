@@ -6,7 +6,7 @@ const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
 export const REDACTED = "[redacted]";
 
 /** Shortest value taken as a secret: shorter ones would blank ordinary words. */
-const MIN_SECRET_LENGTH = 4;
+export const MIN_SECRET_LENGTH = 4;
 
 /** Values nested deeper than this are replaced as a whole (a walk never recurses without bound). */
 const MAX_DEPTH = 256;
@@ -16,6 +16,8 @@ export interface Redactor {
   add(secret: string | null | undefined): void;
   /** `text` with every registered secret (and any `Bearer <token>`) replaced by `[redacted]`. */
   text(text: string): string;
+  /** True when `text` holds a registered secret in any of its forms (what `text` would hide, bearer tokens aside). */
+  contains(text: string): boolean;
   /**
    * A copy of `value` with every string (keys included) redacted; numbers, booleans and null are kept,
    * anything else that JSON would not carry (functions, undefined) is left out as JSON would.
@@ -53,6 +55,7 @@ export function createRedactor(): Redactor {
       forms.sort((a, b) => b.length - a.length);
     },
     text,
+    contains: (input) => forms.some((form) => input.includes(form)),
     value,
   };
 }

@@ -57,5 +57,7 @@ describe("the redactor", () => {
     expect(lines[0]).toContain("token [redacted]");
     expect(logger.redact({ lastError: "echo device-token-123" })).toEqual({ lastError: "echo [redacted]" });
     expect(child.redactor).toBe(logger.redactor);
+    expect(logger.containsSecret("X=device-token-123")).toBe(true);
+    expect(logger.containsSecret("X=other")).toBe(false);
   });
 });
