@@ -20,6 +20,7 @@ import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { SkillCatalogue } from "./core/skills/index.js";
+import { checkTrustedHome } from "./core/trust.js";
 import { WorkdirFatal, WorkdirService } from "./core/workdir/index.js";
 import { createBackendCommands } from "./device/backend-command.js";
 import type { ConnectionTimings } from "./device/connection.js";
@@ -180,6 +181,9 @@ export function createServices(options: ServicesOptions): Services {
     listening: () => listening,
     async start() {
       const warnings: string[] = [];
+      // The home decides what runs: one another user could write is refused before anything is read.
+      const untrusted = checkTrustedHome(paths.executorHome);
+      if (untrusted) return { status: "refused", message: untrusted.message };
       const state = await approvals.ensure();
       if (state.status === "invalid") {
         // Kept as it is; decisions behave as deny until it is fixed (exec-policy.md).

@@ -1,14 +1,17 @@
-// Client of the approval socket (approval-protocol.md "Clients"): signs every request, verifies every
-// reply (its mac, and that `re` is the nonce this client sent), pipelines requests on one connection,
-// and reports a missing server as a value (`unavailable`) so the caller can apply askFallback.
+// Client of the approval socket (approval-protocol.md "Clients", protocol v2): verifies that the
+// socket is the user's own before sending anything, signs every request, verifies every reply (its
+// mac, and that `re` is the nonce this client sent), pipelines requests on one connection, and reports
+// a missing (or untrusted) server as a value (`unavailable`) so the caller can apply askFallback.
 import net from "node:net";
 import { ApprovalsFileSchema } from "../core/approvals/schema.js";
 import type { AppPaths } from "../core/paths.js";
 import { readJsonFile } from "../core/store/index.js";
-import { computeMac, macMatches, NonceSource, withinTtl } from "./frame-auth.js";
+import { checkTrustedFile, checkTrustedSocket } from "../core/trust.js";
+import { checkFrameTime, computeMac, macMatches, NonceSource } from "./frame-auth.js";
 import { LineReader } from "./framing.js";
 import {
   ErrorBodySchema,
+  PROTOCOL_VERSION,
   REPLY_BODY_SCHEMAS,
   REPLY_TYPES,
   SignedReplyFrameSchema,
@@ -23,7 +26,8 @@ export type ClientResult<B> =
   | { status: "ok"; type: string; body: B }
   /** A refusal from the server (`signed: false` for auth failures, or a reply that failed our checks: `bad_reply`). */
   | { status: "error"; code: string; message: string; signed: boolean }
-  | { status: "unavailable"; reason: string };
+  /** No server, or (`untrusted`) a socket that is not the user's own: nothing was sent. */
+  | { status: "unavailable"; reason: string; untrusted?: true };
 
 export interface ClientOptions {
   socketPath: string;
@@ -49,9 +53,14 @@ interface InFlight {
 }
 
 export type ConnectResult =
-  { status: "connected"; client: ApprovalClient } | { status: "unavailable"; reason: string };
+  | { status: "connected"; client: ApprovalClient }
+  | { status: "unavailable"; reason: string; untrusted?: true };
 
 export function connectApprovalClient(options: ClientOptions): Promise<ConnectResult> {
+  // The server side first: only a socket the user's own process bound, in a folder nobody else can
+  // write (so it cannot be swapped before the connect), gets a signed request (docs/decisions.md).
+  const squatter = checkTrustedSocket(options.socketPath);
+  if (squatter) return Promise.resolve({ status: "unavailable", reason: squatter.message, untrusted: true });
   return new Promise((resolve) => {
     const socket = net.connect(options.socketPath);
     const timer = setTimeout(() => {
@@ -137,13 +146,13 @@ export class ApprovalClient {
     const nonce = this.nonces.next();
     const ts = this.now();
     const frame = {
-      v: 1,
+      v: PROTOCOL_VERSION,
       type,
       id,
       nonce,
       ts,
       body: bodyText,
-      mac: computeMac(this.options.token, nonce, ts, bodyText),
+      mac: computeMac(this.options.token, { direction: "request", type, id, nonce, ts, body: bodyText }),
     };
     return new Promise((resolve) => {
       const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 30_000;
@@ -199,11 +208,11 @@ export class ApprovalClient {
     const frame = signed.data;
     const target = this.inFlight.get(frame.id);
     if (!target) return; // a late reply to a request that timed out or was cancelled
-    if (!macMatches(this.options.token, frame.nonce, frame.ts, frame.body, frame.mac)) {
+    if (!macMatches(this.options.token, { direction: "reply", ...frame }, frame.mac)) {
       target.settle(badReply("the reply's signature does not match the socket token"));
       return;
     }
-    if (!withinTtl(frame.ts, this.now())) {
+    if (checkFrameTime(frame.ts, this.now()) !== "ok") {
       target.settle(badReply("the reply is too old or from the future"));
       return;
     }
@@ -276,12 +285,18 @@ function badReply(message: string): ClientResult<never> {
 }
 
 export type SocketCredentials =
-  { status: "ok"; socketPath: string; token: string } | { status: "unavailable"; reason: string };
+  | { status: "ok"; socketPath: string; token: string }
+  | { status: "unavailable"; reason: string; untrusted?: true };
 
-/** The socket address and token of the Gatehouse home `paths`, from its approvals file. */
+/**
+ * The socket address and token of the Gatehouse home `paths`, from its approvals file — only when the
+ * file and its folders are the user's alone (another user could have planted a token and a socket path).
+ */
 export async function readSocketCredentials(
   paths: Pick<AppPaths, "approvals" | "home" | "executorHome" | "defaultSocket">,
 ): Promise<SocketCredentials> {
+  const untrusted = checkTrustedFile(paths.approvals);
+  if (untrusted) return { status: "unavailable", reason: untrusted.message, untrusted: true };
   const file = await readJsonFile(paths.approvals, ApprovalsFileSchema);
   if (file.status === "missing") {
     return {

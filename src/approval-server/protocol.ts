@@ -1,11 +1,12 @@
-// The approval socket's wire format (approval-protocol.md): one schema per frame and per request
-// body, used by the server and the client alike.
+// The approval socket's wire format (approval-protocol.md, version 2 in docs/approval-protocol-v2.md):
+// one schema per frame and per request body, used by the server and the client alike.
 import { z } from "zod";
 import type { Explanation } from "../core/policy/types.js";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export const ERROR_CODES = [
+  "bad_version",
   "bad_mac",
   "expired",
   "replay",
@@ -17,18 +18,21 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Refusals that are answered unsigned and end the connection. */
-export const AUTH_ERRORS: ReadonlySet<ErrorCode> = new Set(["bad_mac", "expired", "replay"]);
+export const AUTH_ERRORS: ReadonlySet<ErrorCode> = new Set(["bad_version", "bad_mac", "expired", "replay"]);
 
 export const REQUEST_TYPES = ["ping", "policy.explain", "approval.request", "exec.run"] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
 const Hex = (min: number, max: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${min},${max}}$`));
 
-/** A signed request as it travels on the socket. `body` is a JSON text, signed as is. */
+/**
+ * A signed request as it travels on the socket. `body` is a JSON text, signed as is. `type` and `id`
+ * are covered by the mac line by line, so neither may hold a newline (or anything but printable ASCII).
+ */
 export const RequestFrameSchema = z.object({
   v: z.literal(PROTOCOL_VERSION),
-  type: z.string().min(1).max(64),
-  id: z.string().min(1).max(128),
+  type: z.string().regex(/^[a-z][a-z0-9._-]{0,63}$/, "a request type is 1–64 of a-z 0-9 . _ -"),
+  id: z.string().regex(/^[\x21-\x7e]{1,128}$/, "an id is 1–128 printable ASCII characters without spaces"),
   nonce: Hex(16, 64),
   ts: z.number().int().nonnegative(),
   body: z.string(),
@@ -42,6 +46,7 @@ export type SignedReplyFrame = RequestFrame;
 
 /** An unsigned error (only for refusals before or during authentication). */
 export const UnsignedErrorFrameSchema = z.object({
+  v: z.number().optional(),
   type: z.literal("error"),
   id: z.string().nullable(),
   body: z.string(),

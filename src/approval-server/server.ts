@@ -6,10 +6,18 @@ import net from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../core/log.js";
 import { describeZodError } from "../core/store/index.js";
-import { macMatches, NonceCache, NonceSource, signFrame, withinTtl } from "./frame-auth.js";
+import {
+  checkFrameTime,
+  macMatches,
+  NonceCache,
+  NonceSource,
+  signFrame,
+  type FrameTime,
+} from "./frame-auth.js";
 import { LineReader } from "./framing.js";
 import { DEFAULT_LIMITS, RateLimiter, type ServerLimits } from "./limits.js";
 import {
+  PROTOCOL_VERSION,
   REQUEST_BODY_SCHEMAS,
   RequestFrameSchema,
   type ErrorCode,
@@ -69,8 +77,9 @@ function errorBody(code: string, message: string, re?: string): string {
 }
 
 const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  bad_version: `this Gatehouse speaks approval protocol version ${PROTOCOL_VERSION}`,
   bad_mac: "the frame's mac does not match the socket token",
-  expired: "the frame's timestamp is more than 10 s away from the server's clock",
+  expired: "the frame's timestamp is outside the server's clock window",
   replay: "this nonce was already used",
   too_large: "the line is longer than 256 KiB",
   bad_request: "the frame is not valid",
@@ -88,6 +97,8 @@ export class ApprovalServer {
   private readonly now: () => number;
   private sweeper: NodeJS.Timeout | null = null;
   private socketIno: number | null = null;
+  /** The server's clock when it started listening: frames dated earlier are refused (no replay across restarts). */
+  private startedAt = Number.POSITIVE_INFINITY;
   private listening = false;
   private listenedOn: string | null = null;
 
@@ -116,10 +127,13 @@ export class ApprovalServer {
     const platform = this.options.platform ?? process.platform;
     const place = await prepareSocketPlace(address, { executorHome: this.options.executorHome, platform });
     if (place.status !== "ready") return place;
+    // Before the bind: a client can only sign after connecting, so every frame for this server is
+    // dated at or after this instant, and every frame for an earlier server before it.
+    this.startedAt = this.now();
     const failure = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
       const onError = (error: NodeJS.ErrnoException) => resolve(error);
       this.server.once("error", onError);
-      this.server.listen(address, () => {
+      listenPrivately(this.server, address, platform, () => {
         this.server.off("error", onError);
         resolve(null);
       });
@@ -135,7 +149,7 @@ export class ApprovalServer {
     }
     this.server.on("error", (error) => this.options.logger.error("approval socket error", { error }));
     if (platform !== "win32") {
-      await fs.chmod(address, 0o600);
+      await fs.chmod(address, 0o600); // created 0700 already (listenPrivately); 0600 is the documented mode
       this.socketIno = (await fs.lstat(address)).ino;
     }
     this.listening = true;
@@ -236,20 +250,30 @@ export class ApprovalServer {
       this.refuse(conn, null, "bad_request", true, "the line is not valid JSON");
       return;
     }
+    const id =
+      typeof (raw as { id?: unknown } | null)?.id === "string"
+        ? (raw as { id: string }).id.slice(0, 128)
+        : null;
+    const version = (raw as { v?: unknown } | null)?.v;
+    if (version !== PROTOCOL_VERSION) {
+      this.refuse(conn, id, "bad_version", true, versionMessage(version));
+      return;
+    }
     const parsed = RequestFrameSchema.safeParse(raw);
     if (!parsed.success) {
-      const id = typeof (raw as { id?: unknown } | null)?.id === "string" ? (raw as { id: string }).id : null;
       this.refuse(conn, id, "bad_request", true, `the frame is not valid: ${describeZodError(parsed.error)}`);
       return;
     }
     const frame = parsed.data;
     const token = this.options.tokens.current();
     const now = this.now();
-    if (!withinTtl(frame.ts, now)) {
-      this.refuse(conn, frame.id, "expired", true);
+    const time = checkFrameTime(frame.ts, now, this.startedAt);
+    if (time !== "ok") {
+      this.refuse(conn, frame.id, "expired", true, TIME_MESSAGES[time]);
       return;
     }
-    if (token === null || !macMatches(token, frame.nonce, frame.ts, frame.body, frame.mac)) {
+    const signed = { direction: "request", ...frame } as const;
+    if (token === null || !macMatches(token, signed, frame.mac)) {
       this.refuse(conn, frame.id, "bad_mac", true);
       return;
     }
@@ -317,10 +341,14 @@ export class ApprovalServer {
     const finish = (result: HandlerReply) => {
       conn.inFlight--;
       conn.lastActivity = performance.now();
+      // Replies leave the process: secrets (a command printing the backend token) are redacted here.
+      const logger = this.options.logger;
       if ("error" in result) {
-        this.reply(conn, token, id, nonce, "error", errorBody(result.error, result.message, nonce));
+        const message = logger.redact(result.message);
+        this.reply(conn, token, id, nonce, "error", errorBody(result.error, message, nonce));
       } else {
-        this.reply(conn, token, id, nonce, result.type, JSON.stringify({ ...result.body, re: nonce }));
+        const body = JSON.stringify({ ...logger.redact(result.body), re: nonce });
+        this.reply(conn, token, id, nonce, result.type, body);
       }
     };
     const fail = (error: unknown) => {
@@ -344,7 +372,8 @@ export class ApprovalServer {
     close: boolean,
     message?: string,
   ): void {
-    this.write(conn, { type: "error", id, body: errorBody(code, message ?? ERROR_MESSAGES[code]) });
+    const body = errorBody(code, message ?? ERROR_MESSAGES[code]);
+    this.write(conn, { v: PROTOCOL_VERSION, type: "error", id, body });
     conn.invalidFrames++;
     if (close) this.hangUp(conn);
   }
@@ -371,12 +400,62 @@ export class ApprovalServer {
     type: string,
     body: string,
   ): void {
-    this.write(conn, signFrame(token, type, id, body, this.now(), this.replyNonces.next()));
+    this.write(conn, signFrame(token, "reply", type, id, body, this.now(), this.replyNonces.next()));
   }
 
   private write(conn: Connection, frame: object): void {
     const socket = conn.socket;
     if (socket.destroyed || !socket.writable) return;
     socket.write(`${JSON.stringify(frame)}\n`);
+  }
+}
+
+const TIME_MESSAGES: Record<Exclude<FrameTime, "ok">, string> = {
+  "before-start":
+    "the frame is dated before this server started (a frame for an earlier run is never accepted; if the " +
+    "system clock was set back, wait until it passes the start time again or restart Gatehouse)",
+  "too-old": "the frame is more than 10 s old",
+  ahead: "the frame is dated more than 1 s ahead of the server's clock",
+};
+
+function versionMessage(version: unknown): string {
+  const sent =
+    typeof version === "number"
+      ? `version ${version}`
+      : version === undefined
+        ? "no version"
+        : "an invalid version";
+  return (
+    `this Gatehouse speaks approval protocol version ${PROTOCOL_VERSION}; the frame has ${sent}. ` +
+    `Update the client (docs/approval-protocol-v2.md: the mac now covers the request type).`
+  );
+}
+
+/**
+ * Listens with a umask that leaves the socket private from the moment it exists (no window with the
+ * process umask's mode before the chmod). Node binds synchronously inside listen(), so the umask is
+ * restored before anything else runs; a concurrent file creation on the thread pool can only come out
+ * more private, never less.
+ */
+export function listenPrivately(
+  server: net.Server,
+  address: string,
+  platform: NodeJS.Platform,
+  onListening: () => void,
+): void {
+  if (platform === "win32") {
+    server.listen(address, onListening);
+    return;
+  }
+  let previous: number | null = null;
+  try {
+    previous = process.umask(0o077);
+  } catch {
+    // worker threads cannot set the umask; the parent folder (0700) still keeps others out
+  }
+  try {
+    server.listen(address, onListening);
+  } finally {
+    if (previous !== null) process.umask(previous);
   }
 }

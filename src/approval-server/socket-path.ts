@@ -6,6 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
+import { checkTrustedFolder } from "../core/trust.js";
 
 /** sun_path sizes: the longest socket path the kernel keeps whole. */
 export function maxSocketPathBytes(platform: NodeJS.Platform = process.platform): number {
@@ -114,8 +115,14 @@ export async function prepareSocketPlace(
   return { status: "ready", removedStale: true };
 }
 
-/** Creates a missing parent 0700; returns an error message for a parent others could write to. */
+/**
+ * Creates a missing parent 0700; returns an error message for a parent (or a folder above it) that
+ * another user owns or can write to — the one local-trust rule (src/core/trust.ts).
+ */
 async function ensurePrivateParent(parent: string, uid: number | undefined): Promise<string | null> {
+  const trust = { ...(uid !== undefined ? { uid } : {}) };
+  const before = checkTrustedFolder(parent, trust);
+  if (before) return socketFolderMessage(parent, before.message);
   try {
     await fs.mkdir(parent, { mode: 0o700 });
     await fs.chmod(parent, 0o700); // the umask may have narrowed or widened the create mode
@@ -130,14 +137,10 @@ async function ensurePrivateParent(parent: string, uid: number | undefined): Pro
   }
   const stat = await fs.stat(parent);
   if (!stat.isDirectory()) return `The socket folder ${parent} is not a folder.`;
-  if (uid !== undefined && stat.uid !== uid) {
-    return `The socket folder ${parent} belongs to another user; choose a folder of your own for "socket.path".`;
-  }
-  if ((stat.mode & 0o022) !== 0) {
-    return (
-      `The socket folder ${parent} can be written by other users (mode ${(stat.mode & 0o777).toString(8)}); ` +
-      `run "chmod go-w ${parent}" or choose a private folder for "socket.path".`
-    );
-  }
-  return null;
+  const after = checkTrustedFolder(parent, trust);
+  return after ? socketFolderMessage(parent, after.message) : null;
+}
+
+function socketFolderMessage(parent: string, problem: string): string {
+  return `${problem} (The approval socket goes in ${parent}; choose a private folder of your own for "socket.path".)`;
 }

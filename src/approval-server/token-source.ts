@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { ApprovalsFileSchema } from "../core/approvals/schema.js";
 import type { Logger } from "../core/log.js";
 import { parseJsonText } from "../core/store/index.js";
+import { checkTrustedFile } from "../core/trust.js";
 
 export interface TokenSource {
   /** The current token, or null when the approvals file has never been readable. */
@@ -22,6 +23,18 @@ export function approvalsFileTokenSource(file: string, logger: Logger): TokenSou
       signature = next;
       if (!stat) {
         logger.warn("the approvals file is missing; keeping the last known socket token", { file });
+        return token;
+      }
+      // A file another user could write holds no token of ours (and they could read the old one):
+      // no token is valid until the file is the user's alone again. Every frame is bad_mac meanwhile;
+      // clients refuse such a file before sending, and decisions are deny.
+      const untrusted = checkTrustedFile(file);
+      if (untrusted) {
+        logger.warn("the approvals file cannot be trusted; the socket accepts no token until it is fixed", {
+          file,
+          problem: untrusted.message,
+        });
+        token = null;
         return token;
       }
       let text: string;

@@ -1,5 +1,12 @@
 // The `gatehouse` command: a table of subcommands, each in its own module under commands/.
-import { createCliContext, UsageError, type CliContext, type CommandSpec } from "./context.js";
+import { checkTrustedHome } from "../core/trust.js";
+import {
+  createCliContext,
+  EXIT_UNTRUSTED_HOME,
+  UsageError,
+  type CliContext,
+  type CommandSpec,
+} from "./context.js";
 import { commands } from "./commands/index.js";
 
 function helpText(): string {
@@ -37,6 +44,13 @@ export async function main(argv: string[], ctx: CliContext = createCliContext())
   if (rest[0] === "--help" || rest[0] === "-h") {
     ctx.stdout.write(`Usage: ${spec.usage}\n\n${spec.summary}\n`);
     return 0;
+  }
+  // Every command reads E (policy, token, state): none runs on a home another user could write.
+  const untrusted = checkTrustedHome(ctx.paths.executorHome);
+  if (untrusted) {
+    if (spec.refuse) return spec.refuse(ctx, untrusted.message);
+    ctx.stderr.write(`gatehouse ${name}: ${untrusted.message}\n`);
+    return EXIT_UNTRUSTED_HOME;
   }
   try {
     return await spec.run(rest, ctx);

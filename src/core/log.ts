@@ -1,5 +1,9 @@
 // One logger for the app. Secrets are redacted here, at the logger, so no caller has to remember:
-// registered secret values are replaced wherever they appear, and bearer tokens are masked.
+// registered secret values are replaced wherever they appear, and bearer tokens are masked. The
+// logger carries the process's one redactor (src/core/redact.ts): whatever else leaves the process
+// (acks, status files, socket replies, IPC, CLI output) passes through `logger.redact`.
+import { createRedactor, MIN_SECRET_LENGTH, type Redactor } from "./redact.js";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -10,31 +14,22 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
   /** A logger whose lines carry `scope`. */
   child(scope: string): Logger;
-  /** Registers a secret value: it never appears in any line written after this. */
+  /** Registers a secret value: it never appears in any line written, or value redacted, after this. */
   addSecret(value: string | undefined | null): void;
   /** True when `text` holds a registered secret (what `redact` would hide): keeps secrets out of child environments. */
   containsSecret(text: string): boolean;
+  /** A copy of `value` with every registered secret (and any bearer token) replaced by `[redacted]`. */
+  redact<T>(value: T): T;
+  /** The redactor this logger (and every child) shares. */
+  readonly redactor: Redactor;
 }
 
 export type LogSink = (line: string) => void;
 
-const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
-
-/** Shorter registered values are not treated as secrets (they would match ordinary text). */
-const MIN_SECRET_LENGTH = 4;
-
-export function redact(text: string, secrets: ReadonlySet<string>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join("[redacted]");
-  }
-  return out.replace(BEARER, "$1 [redacted]");
-}
-
 interface LoggerState {
   level: LogLevel;
   sink: LogSink;
-  secrets: Set<string>;
+  redactor: Redactor;
   now: () => Date;
 }
 
@@ -43,7 +38,7 @@ function makeLogger(state: LoggerState, scope: string | undefined): Logger {
     if (ORDER[level] < ORDER[state.level]) return;
     const prefix = `${state.now().toISOString()} ${level.toUpperCase()}${scope ? ` [${scope}]` : ""}`;
     const extra = fields && Object.keys(fields).length ? ` ${safeJson(fields)}` : "";
-    state.sink(redact(`${prefix} ${message}${extra}`, state.secrets));
+    state.sink(state.redactor.text(`${prefix} ${message}${extra}`));
   };
   return {
     debug: (m, f) => write("debug", m, f),
@@ -51,13 +46,14 @@ function makeLogger(state: LoggerState, scope: string | undefined): Logger {
     warn: (m, f) => write("warn", m, f),
     error: (m, f) => write("error", m, f),
     child: (child) => makeLogger(state, scope ? `${scope}/${child}` : child),
-    addSecret: (value) => {
-      if (value) state.secrets.add(value);
-    },
-    containsSecret: (text) => containsSecret(text, state.secrets),
+    addSecret: (value) => state.redactor.add(value),
+    containsSecret: (text) => state.redactor.contains(text),
+    redact: (value) => state.redactor.value(value),
+    redactor: state.redactor,
   };
 }
 
+/** True when `text` holds one of `secrets` (values shorter than the redactor's minimum are not secrets). */
 export function containsSecret(text: string, secrets: Iterable<string>): boolean {
   for (const secret of secrets) {
     if (secret.length >= MIN_SECRET_LENGTH && text.includes(secret)) return true;
@@ -73,12 +69,14 @@ function safeJson(value: unknown): string {
   }
 }
 
-export function createLogger(options: { level?: LogLevel; sink?: LogSink; now?: () => Date } = {}): Logger {
+export function createLogger(
+  options: { level?: LogLevel; sink?: LogSink; now?: () => Date; redactor?: Redactor } = {},
+): Logger {
   return makeLogger(
     {
       level: options.level ?? "info",
       sink: options.sink ?? ((line) => process.stderr.write(`${line}\n`)),
-      secrets: new Set(),
+      redactor: options.redactor ?? createRedactor(),
       now: options.now ?? (() => new Date()),
     },
     undefined,

@@ -129,7 +129,9 @@ export class DeviceConnection {
     this.logger = deps.logger.child("device");
     this.outbox = deps.terminalOutbox ?? memoryOutbox();
     this.taskEvents = {
-      emit: (eventType, body, options) => {
+      emit: (eventType, raw, options) => {
+        // Leaves the process (to the backend, or to E/outbox first): redacted once, here.
+        const body = this.logger.redact(raw);
         const session = this.session;
         if (session?.registered && !session.closed && session.socket.connected) {
           session.socket.emit(eventType, body);
@@ -224,7 +226,9 @@ export class DeviceConnection {
   }
 
   private set(patch: Partial<ConnectionState>): void {
-    const next = { ...this.current, ...patch };
+    // The state is shown everywhere (status file, UI, tray, logs): a backend's echo of the token in
+    // an error is redacted at the source.
+    const next = this.logger.redact({ ...this.current, ...patch });
     const changed = (Object.keys(next) as Array<keyof ConnectionState>).some(
       (k) => next[k] !== this.current[k],
     );
@@ -380,7 +384,9 @@ export class DeviceConnection {
         app_device_id: "",
       };
       const registered = await raceEnded(
-        socket.timeout(this.timings.registerTimeoutMs).emitWithAck("device:register", registerPayload),
+        socket
+          .timeout(this.timings.registerTimeoutMs)
+          .emitWithAck("device:register", this.logger.redact(registerPayload)),
         ended,
       );
       if (registered.kind === "ended") return fail(registered.reason);
@@ -453,7 +459,9 @@ export class DeviceConnection {
     if (session.closed) return false;
     if (!session.socket.connected) return failed("socket is not connected");
     const result = await raceEnded(
-      session.socket.timeout(this.timings.heartbeatTimeoutMs).emitWithAck("device:heartbeat", payload),
+      session.socket
+        .timeout(this.timings.heartbeatTimeoutMs)
+        .emitWithAck("device:heartbeat", this.logger.redact(payload)),
       session.ended,
     );
     if (result.kind === "ended") return false;

@@ -40,15 +40,20 @@ export interface HandlerDeps {
 
 type Ack = (response: unknown) => void;
 
-/** Socket.IO passes the ack callback as the last argument when the sender asked for one. */
-function splitAck(args: unknown[]): { payload: unknown; ack: Ack | undefined } {
+/**
+ * Socket.IO passes the ack callback as the last argument when the sender asked for one. Every ack
+ * leaves the process through here, so it is redacted here (a sync error quoting the token, say).
+ */
+function splitAckRedacted(args: unknown[], logger: Logger): { payload: unknown; ack: Ack | undefined } {
   const last = args[args.length - 1];
-  if (typeof last === "function") return { payload: args.length > 1 ? args[0] : undefined, ack: last as Ack };
-  return { payload: args[0], ack: undefined };
+  if (typeof last !== "function") return { payload: args[0], ack: undefined };
+  const ack: Ack = (response) => (last as Ack)(logger.redact(response));
+  return { payload: args.length > 1 ? args[0] : undefined, ack };
 }
 
 export function attachEventHandlers(socket: Socket, session: LiveSession, deps: HandlerDeps): void {
   const logger = deps.logger.child("events");
+  const splitAck = (args: unknown[]) => splitAckRedacted(args, logger);
 
   socket.on("device:sync_capabilities", (...args: unknown[]) => {
     const { payload, ack } = splitAck(args);

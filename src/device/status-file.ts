@@ -1,6 +1,7 @@
 // `E/status.json`: the connection state as the running app sees it, so another process
 // (`gatehouse status`) can show it. Written atomically (0600) on every change, coalesced so a burst of
-// changes costs one write at a time and the last state always lands.
+// changes costs one write at a time and the last state always lands. Redacted before it is written: a
+// backend that echoes the token in an error never gets it onto the disk.
 import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../core/log.js";
@@ -76,7 +77,7 @@ export function createStatusWriter(options: {
         pid: options.pid ?? process.pid,
         running,
         updatedAt: new Date(now()).toISOString(),
-        connection: { ...state },
+        connection: options.logger.redact({ ...state }),
       };
       writing ??= drain();
     },

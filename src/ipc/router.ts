@@ -58,7 +58,8 @@ export function createRouter(services: UiServices, options: RouterOptions): Rout
         });
         return null;
       }
-      return parsed.data;
+      // Events leave for the renderer: redacted (a connection error quoting the token, say).
+      return logger.redact(parsed.data);
     },
     logger,
   });
@@ -80,7 +81,7 @@ export function createRouter(services: UiServices, options: RouterOptions): Rout
   };
   const stopSources = events.startSources(services);
 
-  return {
+  const router: Router = {
     async handle(channel, payload, sender) {
       if (!options.isTrustedSender(sender)) {
         logger.warn("refused an IPC call from an unknown sender", { channel: String(channel).slice(0, 100) });
@@ -130,4 +131,6 @@ export function createRouter(services: UiServices, options: RouterOptions): Rout
       events.clear();
     },
   };
+  // Every answer leaves for the renderer through here: redacted once (src/core/redact.ts).
+  return { ...router, handle: async (...call) => logger.redact(await router.handle(...call)) };
 }

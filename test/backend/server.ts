@@ -33,14 +33,19 @@ export interface DeviceRecord {
   syncAcks: unknown[];
 }
 
+/** What a misbehaving reply may use: the token the device connected with (to echo it back, say). */
+export interface ReplyContext {
+  token: string;
+}
+
 /** Knobs a test turns to make the backend misbehave the ways real backends do. */
 export interface BackendBehaviour {
-  /** Refuse every connection with this `connect_error` message. */
-  refuseAuth: string | null;
+  /** Refuse every connection with this `connect_error` message (a function gets the device's token). */
+  refuseAuth: string | ((context: ReplyContext) => string) | null;
   /** Replaces the register ack; `"ignore"` sends none (the device times out). */
-  registerReply: ((payload: unknown) => unknown) | "ignore" | null;
+  registerReply: ((payload: unknown, context: ReplyContext) => unknown) | "ignore" | null;
   /** Replaces the heartbeat ack; `"ignore"` sends none. */
-  heartbeatReply: ((payload: unknown) => unknown) | "ignore" | null;
+  heartbeatReply: ((payload: unknown, context: ReplyContext) => unknown) | "ignore" | null;
   /** Call `device:sync_capabilities` (replace, the installed set) after every registration. */
   syncOnRegister: boolean;
 }
@@ -284,9 +289,11 @@ export class TestBackend {
   private setUpNamespace(nsp: Namespace): void {
     nsp.use((socket, next) => {
       this.connectionAttempts += 1;
-      if (this.behaviour.refuseAuth) return next(new Error(this.behaviour.refuseAuth));
       const auth = socket.handshake.auth as { token?: unknown } | undefined;
       const token = typeof auth?.token === "string" ? auth.token : "";
+      const refuse = this.behaviour.refuseAuth;
+      if (refuse) return next(new Error(typeof refuse === "string" ? refuse : refuse({ token })));
+      (socket.data as { token?: string }).token = token;
       if (!token) return next(new Error("Missing authentication token"));
       if (token !== this.token) return next(new Error("Invalid or expired token"));
       next();
@@ -314,7 +321,7 @@ export class TestBackend {
   private onRegister(socket: Socket, payload: unknown, ack?: (r: unknown) => void): void {
     const reply = this.behaviour.registerReply;
     if (reply === "ignore") return;
-    if (reply) return ack?.(reply(payload));
+    if (reply) return ack?.(reply(payload, replyContext(socket)));
     const p = payload as Record<string, unknown> | null;
     const deviceId = typeof p?.device_id === "string" ? p.device_id : "";
     if (!deviceId || typeof p?.runtime_instance_id !== "string") {
@@ -351,7 +358,7 @@ export class TestBackend {
   private onHeartbeat(socket: Socket, payload: unknown, ack?: (r: unknown) => void): void {
     const reply = this.behaviour.heartbeatReply;
     if (reply === "ignore") return;
-    if (reply) return ack?.(reply(payload));
+    if (reply) return ack?.(reply(payload, replyContext(socket)));
     const deviceId = (socket.data as { deviceId?: string }).deviceId;
     const p = payload as Record<string, unknown> | null;
     if (!deviceId) return ack?.({ error: "Not authenticated" });
@@ -397,6 +404,10 @@ function heartbeatProblem(p: Record<string, unknown>): string | null {
     if (!ok) return "runtime_capacity is inconsistent";
   }
   return null;
+}
+
+function replyContext(socket: Socket): ReplyContext {
+  return { token: (socket.data as { token?: string }).token ?? "" };
 }
 
 function packageFile(bytes: Buffer): PackageFile {

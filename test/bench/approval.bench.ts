@@ -149,7 +149,7 @@ async function run(): Promise<BenchResult> {
     });
     // The echo gets a line of the same size as a signed request frame.
     const sample = JSON.stringify({
-      v: 1,
+      v: 2,
       type: "approval.request",
       id: "abcdef01-1",
       nonce: "0".repeat(32),

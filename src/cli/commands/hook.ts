@@ -165,4 +165,9 @@ export const command: CommandSpec = {
   summary: "Claude Code PreToolUse hook for the Bash tool",
   usage: USAGE,
   run,
+  // An untrusted home is a deny, never an error exit (Claude Code would run the command).
+  refuse(ctx, message) {
+    printLine(ctx, hookOutput({ allow: false, reason: `Gatehouse denies every command here: ${message}` }));
+    return 0;
+  },
 };

@@ -10,6 +10,7 @@ import {
   withFileLock,
   writeJsonFile,
 } from "../store/index.js";
+import { checkTrustedFile, type TrustProblem } from "../trust.js";
 import { allowAlwaysProblem } from "./entry-pattern.js";
 import {
   ApprovalsFileSchema,
@@ -70,6 +71,18 @@ function invalidMessage(file: string, detail: string): string {
   return new InvalidFileError(file, detail).message;
 }
 
+/**
+ * The approvals file (or a folder it lives in) can be written by someone else: it is treated like an
+ * invalid file — reported, never rewritten, and every decision is deny until it is fixed.
+ */
+export class UntrustedApprovalsError extends InvalidFileError {
+  constructor(file: string, problem: TrustProblem) {
+    super(file, problem.message);
+    this.message = problem.message;
+    this.name = "UntrustedApprovalsError";
+  }
+}
+
 /** Keeps only the fields a new entry may set (unknown keys from callers are not written). */
 function entryFields(entry: NewAllowlistEntry): NewAllowlistEntry {
   const out: NewAllowlistEntry = { pattern: entry.pattern };
@@ -111,6 +124,7 @@ export class ApprovalsStore {
     return withFileLock(this.path, async () => {
       const state = await this.read();
       if (state.status !== "missing") return state;
+      this.assertTrusted(); // the folder it would be created in
       const file = this.freshFile();
       await writeJsonFile(this.path, ApprovalsFileSchema, file);
       return { status: "ok", path: this.path, file } satisfies ApprovalsState;
@@ -122,6 +136,7 @@ export class ApprovalsStore {
    * file is created first; an invalid one throws `InvalidFileError` and is not touched.
    */
   async update(mutate: (file: ApprovalsFile) => ApprovalsFile | void): Promise<ApprovalsFile> {
+    this.assertTrusted();
     const result = await updateJsonFile(
       this.path,
       ApprovalsFileSchema,
@@ -309,7 +324,16 @@ export class ApprovalsStore {
     return { version: 1, socket: { path: this.defaultSocketPath, token: newSocketToken() }, agents: {} };
   }
 
+  /** Throws `UntrustedApprovalsError` when another user could have written the file or its folders. */
+  private assertTrusted(): void {
+    const problem = checkTrustedFile(this.path);
+    if (problem) throw new UntrustedApprovalsError(this.path, problem);
+  }
+
   private async read(): Promise<ApprovalsState> {
+    // Checked on every read (the cache above re-reads when the file's identity changes, a chmod included).
+    const problem = checkTrustedFile(this.path);
+    if (problem) return { status: "invalid", path: this.path, error: problem.message };
     const result = await readJsonFile(this.path, ApprovalsFileSchema);
     if (result.status === "ok") return { status: "ok", path: this.path, file: result.value };
     if (result.status === "missing") return { status: "missing", path: this.path };

@@ -329,7 +329,8 @@ export class CapabilitySync {
     await this.cleanUp(orphans, next);
 
     const ack = run.ack();
-    const record = lastSyncRecord(ack, payload.mode, next.revision, next.last_sync_at);
+    // Lands on disk and in `gatehouse caps status`: redacted (an item error may quote the token).
+    const record = this.logger.redact(lastSyncRecord(ack, payload.mode, next.revision, next.last_sync_at));
     await writeLastSync(this.paths.capabilitiesDir, record).catch((error: unknown) =>
       this.logger.warn("could not record the last sync", { error: errorText(error) }),
     );

@@ -14,6 +14,7 @@ import { makeDeadSocket } from "./raw-socket.js";
 const TOKEN = "client-test-token-0123456789";
 
 interface SeenFrame {
+  v: number;
   type: string;
   id: string;
   nonce: string;
@@ -85,14 +86,15 @@ describe("approval client", () => {
     servers.push(
       await fakeServer(socketPath, (frame, _i, write) => {
         seen.push(frame);
-        write(signFrame(TOKEN, "decision", frame.id, decisionBody(frame.nonce), Date.now()));
+        write(signFrame(TOKEN, "reply", "decision", frame.id, decisionBody(frame.nonce), Date.now()));
       }),
     );
     const client = await connect();
     const result = await client.request("approval.request", { argv: ["echo", "hi"], cwd: "/tmp" });
     expect(result).toMatchObject({ status: "ok", body: { decision: "allow-once", decidedBy: "user" } });
     const frame = seen[0] as SeenFrame & { ts: number; mac: string };
-    expect(frame.mac).toBe(computeMac(TOKEN, frame.nonce, frame.ts, frame.body));
+    expect(frame.v).toBe(2);
+    expect(frame.mac).toBe(computeMac(TOKEN, { direction: "request", ...frame }));
     expect(frame.nonce).toMatch(/^[0-9a-f]{32}$/);
   });
 
@@ -110,7 +112,16 @@ describe("approval client", () => {
   it("rejects a reply whose mac was made with another token", async () => {
     servers.push(
       await fakeServer(socketPath, (frame, _i, write) =>
-        write(signFrame("not-the-token-at-all", "decision", frame.id, decisionBody(frame.nonce), Date.now())),
+        write(
+          signFrame(
+            "not-the-token-at-all",
+            "reply",
+            "decision",
+            frame.id,
+            decisionBody(frame.nonce),
+            Date.now(),
+          ),
+        ),
       ),
     );
     const result = await (await connect()).request("approval.request", { argv: ["ls"] });
@@ -123,18 +134,33 @@ describe("approval client", () => {
     servers.push(
       await fakeServer(socketPath, (frame, index, write) => {
         if (index === 0) {
-          recorded = signFrame(TOKEN, "decision", frame.id, decisionBody(frame.nonce), Date.now());
+          recorded = signFrame(TOKEN, "reply", "decision", frame.id, decisionBody(frame.nonce), Date.now());
           write(recorded);
+        } else if (index === 1) {
+          write({ ...recorded!, id: frame.id }); // v2: the id is under the mac
         } else {
-          write({ ...recorded!, id: frame.id }); // the id is outside the mac: only `re` gives it away
+          // Even a reply signed for this id is refused when it answers another nonce.
+          write(
+            signFrame(
+              TOKEN,
+              "reply",
+              "decision",
+              frame.id,
+              JSON.parse(JSON.stringify(recorded!)).body,
+              Date.now(),
+            ),
+          );
         }
       }),
     );
     const client = await connect();
     expect(await client.request("approval.request", { argv: ["ls"] })).toMatchObject({ status: "ok" });
-    const replayed = await client.request("approval.request", { argv: ["rm", "-rf", "/"] });
-    expect(replayed).toMatchObject({ status: "error", code: "bad_reply" });
-    expect(replayed.status === "error" && replayed.message).toMatch(/re is not this request's nonce/);
+    const swapped = await client.request("approval.request", { argv: ["rm", "-rf", "/"] });
+    expect(swapped).toMatchObject({ status: "error", code: "bad_reply" });
+    expect(swapped.status === "error" && swapped.message).toMatch(/signature/);
+    const resigned = await client.request("approval.request", { argv: ["rm", "-rf", "/"] });
+    expect(resigned).toMatchObject({ status: "error", code: "bad_reply" });
+    expect(resigned.status === "error" && resigned.message).toMatch(/re is not this request's nonce/);
   });
 
   it("pipelines several requests on one connection and matches replies by id", async () => {
@@ -145,7 +171,7 @@ describe("approval client", () => {
         if (held.length < 3) return;
         for (const f of held.reverse()) {
           const decision = JSON.parse(f.body).argv[0] === "deny-me" ? "deny" : "allow-once";
-          write(signFrame(TOKEN, "decision", f.id, decisionBody(f.nonce, decision), Date.now()));
+          write(signFrame(TOKEN, "reply", "decision", f.id, decisionBody(f.nonce, decision), Date.now()));
         }
       }),
     );

@@ -2,7 +2,7 @@
 // oversized frames) and collects what the server writes back, and when it hangs up.
 import { spawnSync } from "node:child_process";
 import net from "node:net";
-import { computeMac, newNonce } from "../../../src/approval-server/frame-auth.js";
+import { computeMac, macMatches, newNonce } from "../../../src/approval-server/frame-auth.js";
 import { waitFor } from "../../support/wait-for.js";
 
 export interface Frame {
@@ -60,25 +60,48 @@ export class RawConnection {
   }
 }
 
-/** A signed request frame, with overrides for the fields a test wants to break. */
+/** A signed (protocol v2) request frame, with overrides for the fields a test wants to break. */
 export function signedFrame(
   token: string,
   type: string,
   body: object | string,
   overrides: { nonce?: string; ts?: number; id?: string; mac?: string } = {},
-): Frame & { nonce: string; ts: number; mac: string } {
+): Frame & { id: string; nonce: string; ts: number; mac: string } {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   const nonce = overrides.nonce ?? newNonce();
   const ts = overrides.ts ?? Date.now();
+  const id = overrides.id ?? `t-${nonce.slice(0, 6)}`;
   return {
-    v: 1,
+    v: 2,
     type,
-    id: overrides.id ?? `t-${nonce.slice(0, 6)}`,
+    id,
     nonce,
     ts,
     body: text,
-    mac: overrides.mac ?? computeMac(token, nonce, ts, text),
+    mac: overrides.mac ?? computeMac(token, { direction: "request", type, id, nonce, ts, body: text }),
   };
+}
+
+/** Whether a reply frame's v2 mac checks out with `token`. */
+export function replyVerifies(token: string, frame: Frame): boolean {
+  return (
+    frame.nonce !== undefined &&
+    frame.ts !== undefined &&
+    frame.mac !== undefined &&
+    frame.id !== null &&
+    macMatches(
+      token,
+      {
+        direction: "reply",
+        type: frame.type,
+        id: frame.id,
+        nonce: frame.nonce,
+        ts: frame.ts,
+        body: frame.body,
+      },
+      frame.mac,
+    )
+  );
 }
 
 export function errorCode(frame: Frame): string {

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { macMatches } from "../../../src/approval-server/frame-auth.js";
 import { APP_VERSION } from "../../../src/version.js";
 import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
-import { bodyOf, errorCode, RawConnection, signedFrame, type Frame } from "./raw-socket.js";
+import { bodyOf, errorCode, RawConnection, replyVerifies, signedFrame, type Frame } from "./raw-socket.js";
 
 let g: RunningGatehouse;
 let echo: string;
@@ -31,7 +30,7 @@ async function expectServerStillWorks(): Promise<void> {
   conn.send(frame);
   const reply = await conn.nextFrame(0);
   expect(reply.type).toBe("decision");
-  expect(macMatches(g.token(), reply.nonce!, reply.ts!, reply.body, reply.mac!)).toBe(true);
+  expect(replyVerifies(g.token(), reply)).toBe(true);
   expect(bodyOf(reply)).toMatchObject({ decision: "allow-once", re: frame.nonce });
 }
 
@@ -173,7 +172,14 @@ describe("approval socket: refusals change nothing", () => {
       code: "bad_request",
       closes: true,
       unsigned: true,
-      send: () => [{ v: 1, type: "ping", id: "x", body: "{}" }],
+      send: () => [{ v: 2, type: "ping", id: "x", body: "{}" }],
+    },
+    {
+      name: "a version 1 frame (v1's mac covers no type)",
+      code: "bad_version",
+      closes: true,
+      unsigned: true,
+      send: (tok) => [{ ...signedFrame(tok, "ping", {}), v: 1 }],
     },
     {
       name: "an unknown type",

@@ -1,0 +1,47 @@
+// Another local user, for local-trust attacks: node scripts run as uid/gid 65534 (nobody) through
+// `setpriv`. Only root can switch users; elsewhere the attack tests are skipped with the reason.
+// A script's arguments are `process.argv[1]`, `process.argv[2]`, … (node -e has no script path).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+
+export const OTHER_UID = 65534;
+
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
+
+/** Why the attacker cannot run here, or null when it can. */
+export const otherUserUnavailable: string | null =
+  process.platform === "win32"
+    ? "POSIX users only"
+    : process.getuid?.() !== 0
+      ? "needs root to run the attacker as a second uid (uid 65534)"
+      : SETPRIV === null
+        ? "needs setpriv (util-linux) to run the attacker as a second uid"
+        : null;
+
+function argv(script: string, args: string[]): string[] {
+  return [
+    `--reuid=${OTHER_UID}`,
+    `--regid=${OTHER_UID}`,
+    "--clear-groups",
+    "--",
+    process.execPath,
+    "-e",
+    script,
+    "--",
+    ...args,
+  ];
+}
+
+/** Runs a node script as the other user and waits; throws with its stderr when it fails. */
+export function runAsOtherUser(script: string, args: string[] = []): string {
+  const result = spawnSync(SETPRIV!, argv(script, args), { encoding: "utf8", cwd: "/", env: {} });
+  if (result.status !== 0) {
+    throw new Error(`the other user's script failed (${result.status}): ${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+/** Starts a node script as the other user (a long-lived squatter). */
+export function spawnAsOtherUser(script: string, args: string[] = []): ChildProcess {
+  return spawn(SETPRIV!, argv(script, args), { cwd: "/", env: {}, stdio: ["ignore", "pipe", "pipe"] });
+}
