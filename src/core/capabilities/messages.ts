@@ -41,6 +41,11 @@ export const msg = {
   unsupportedEntry: (name: string) => `Unsupported entry type in package: ${name}`,
   /** Gatehouse's own wording for an archive that cannot be read at all (the design is silent). */
   corruptPackage: (reason: string) => `Capability package is corrupt: ${reason}`,
+  /** Gatehouse's own wording: the time budget of one package ran out (sizes bound bytes, not time). */
+  extractTooSlow: (kind: PackageKind, ms: number) =>
+    `${capitalise(kind)} package took too long to extract (more than ${ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`})`,
+  /** Gatehouse's own wording: the runner is stopping; nothing was changed. */
+  syncCancelled: "Capability sync was cancelled because Gatehouse is stopping; nothing was changed",
   missingSkillMd: "Skill package is missing SKILL.md",
   missingPluginManifest: "Plugin package is missing .codex-plugin/plugin.json or .claude-plugin/plugin.json",
   manifestNamesDiffer: "Codex and Claude Code plugin manifest names must match",
