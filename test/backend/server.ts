@@ -93,8 +93,8 @@ export class TestBackend {
   packages: PackageServer | null = null;
   private readonly devices = new Map<string, DeviceRecord>();
   private rawIds = 0;
-  /** Per socket: the ack id of the heartbeat being handled (read off the raw frame). */
-  private readonly heartbeatAckIds = new WeakMap<Socket, number>();
+  /** Per socket: the ack ids of heartbeats read off the raw frames, in arrival order. */
+  private readonly heartbeatAckIds = new WeakMap<Socket, number[]>();
   private http: http.Server | null = null;
   private io: Server | null = null;
   private readonly log: (line: string) => void;
@@ -339,7 +339,10 @@ export class TestBackend {
       socket.conn.on("packet", (packet: { type: string; data?: unknown }) => {
         if (packet.type !== "message" || typeof packet.data !== "string") return;
         const match = /^2[^,[]*,(\d+)\["device:heartbeat"/.exec(packet.data);
-        if (match) this.heartbeatAckIds.set(socket, Number(match[1]));
+        if (!match) return;
+        const ids = this.heartbeatAckIds.get(socket) ?? [];
+        ids.push(Number(match[1]));
+        this.heartbeatAckIds.set(socket, ids);
       });
       socket.onAny((event: string, ...args: unknown[]) => {
         this.events.push({
@@ -397,8 +400,9 @@ export class TestBackend {
   }
 
   private onHeartbeat(socket: Socket, payload: unknown, ack?: (r: unknown) => void): void {
+    // socket.io hands events over in arrival order: this heartbeat's id is the oldest one seen.
+    const ackId = this.heartbeatAckIds.get(socket)?.shift();
     const raw = this.behaviour.heartbeatRawReply;
-    const ackId = this.heartbeatAckIds.get(socket);
     if (raw !== null && ack && ackId !== undefined) {
       socket.conn.write(`3${socket.nsp.name},${ackId}[${raw}]`);
       return;
