@@ -199,10 +199,14 @@ export class DeviceService {
     await this.connection.start();
   }
 
-  /** Disconnects; waits for a capability sync in progress (so no store write is cut short). */
+  /**
+   * Disconnects. A capability sync still downloading is cancelled (nothing changed); one already
+   * applying is waited for, so no store write is cut short.
+   */
   async stop(): Promise<void> {
     this.stopWatching?.();
     this.stopWatching = null;
+    this.options.capabilities.cancel?.();
     await this.connection.stop();
     await this.idle("sync");
     await this.outbox.idle();

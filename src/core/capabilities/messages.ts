@@ -21,6 +21,15 @@ export const msg = {
   duplicateSkill: (name: string) => `Duplicate skill name in payload: ${name}`,
   duplicatePlugin: (key: string) => `Duplicate plugin in payload: ${key}`,
   duplicateMcp: (name: string) => `Duplicate MCP name in payload: ${name}`,
+  /** Gatehouse's own wording: two items would share a store folder or a runtime path. */
+  pathCollision: (item: string, other: string) =>
+    `Capability ${item} would share a folder with ${other}; it was not installed`,
+  /** Gatehouse's own wording: a file-system limit, found before anything changed (no local path). */
+  nameTooLong: (name: string, detail: string) =>
+    `Capability name is too long for this file system: ${name} (${detail})`,
+  /** Gatehouse's own wording: the MCP server definition is stored and sent in every heartbeat. */
+  mcpServerTooLarge: (name: string, reason: string) =>
+    `MCP server definition of ${name} is ${reason}; it was not stored`,
   // download
   httpStatus: (status: number) => `Capability package download failed with HTTP ${status}`,
   downloadFailed: (reason: string) => `Capability package download failed: ${reason}`,
