@@ -132,7 +132,8 @@ export async function planSkill(
     fail(result, msg.duplicateSkill(item.name));
     return plan;
   }
-  const tooLong = firstPathProblem([storePath, ...links, ...links.map(linkTempPath)], ctx.platform);
+  // The links first: they are named exactly as the item, so the numbers in the message are its own.
+  const tooLong = firstPathProblem([...links, ...links.map(linkTempPath), storePath], ctx.platform);
   if (tooLong) {
     fail(result, msg.nameTooLong(item.name, tooLong));
     return plan;
@@ -199,7 +200,7 @@ export async function planPlugin(
     pluginStoreName(item.installedPluginId, item.marketplace, item.name, item.version),
   );
   const runtime = [claudeLink, codexLink];
-  const tooLong = firstPathProblem([storePath, ...runtime, ...runtime.map(linkTempPath)], ctx.platform);
+  const tooLong = firstPathProblem([...runtime, ...runtime.map(linkTempPath), storePath], ctx.platform);
   if (tooLong) {
     fail(result, msg.nameTooLong(item.key, tooLong));
     return plan;
