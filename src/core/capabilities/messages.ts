@@ -53,6 +53,9 @@ export const msg = {
   /** Gatehouse's own wording: the time budget of one package ran out (sizes bound bytes, not time). */
   extractTooSlow: (kind: PackageKind, ms: number) =>
     `${capitalise(kind)} package took too long to extract (more than ${ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`})`,
+  /** Gatehouse's own wording: the environment failed the apply stage; links were restored to the manifest. */
+  applyFailed: (reason: string) =>
+    `Capability sync could not be applied (${reason}); the last synced state was restored`,
   /** Gatehouse's own wording: the runner is stopping; nothing was changed. */
   syncCancelled: "Capability sync was cancelled because Gatehouse is stopping; nothing was changed",
   missingSkillMd: "Skill package is missing SKILL.md",

@@ -34,7 +34,7 @@ export interface ReconcileDeps {
 }
 
 export interface ReconcileSummary {
-  relinked: number;
+  /** Entries whose package was gone. */
   dropped: string[];
   orphansRemoved: number;
 }
@@ -50,7 +50,7 @@ const hasPluginManifest = async (dir: string) =>
 
 export async function reconcileRuntime(deps: ReconcileDeps): Promise<ReconcileSummary> {
   const { paths, store, links, logger } = deps;
-  const summary: ReconcileSummary = { relinked: 0, dropped: [], orphansRemoved: 0 };
+  const summary: ReconcileSummary = { dropped: [], orphansRemoved: 0 };
   const loaded = await loadManifest(paths.capabilityManifest);
   if (!loaded.ok) {
     logger.warn("left the capability links alone: the manifest cannot be read", { error: loaded.error });
@@ -82,7 +82,6 @@ export async function reconcileRuntime(deps: ReconcileDeps): Promise<ReconcileSu
         target,
         links.copiesOf(runtime),
       );
-      summary.relinked++;
     } catch (error) {
       // A user item now sits there: it stays; the next sync reports the conflict.
       logger.warn(`could not restore the links of ${what}`, { error: (error as Error).message });

@@ -313,25 +313,38 @@ export class CapabilitySync {
     }
 
     // 3. Apply. Folders the app creates for itself are private; CH and XH hold agent credentials.
-    if (payload.skills.length > 0 || payload.plugins.length > 0) {
-      for (const dir of [this.paths.claudeHome, this.paths.codexHome])
-        await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    }
-    if (replace) await this.removeAbsent(removedSkills, removedPlugins, next, run);
-    await this.migrateStoreFolders(plans);
-    await this.installAll(skillPlans, pluginPlans, old, next, run);
-    this.applyMcps(payload, next, run);
-
-    // Links an interrupted sync left behind (owned, but in no manifest entry) go with this sync.
-    this.emit({ phase: "write", item: null, done: run.done, total: run.total });
-    const orphans = await this.links.findOrphanLinks(next);
-    await this.dropOrphanRegistryKeys(orphans, next, claude, run);
-
-    // Claude files (only if changed), then the manifest.
-    if (!run.patch.isEmpty) await this.writeRegistry(claudePaths, old, next, run);
+    // Item failures are recorded in the ack; if the environment fails the apply itself (a disk that is
+    // full, a folder that cannot be written), links and registry go back to the manifest on disk.
     next.revision = old.revision + 1;
     next.last_sync_at = manifestTimestamp(this.now());
-    await writeManifest(this.paths.capabilityManifest, next);
+    let orphans: string[];
+    try {
+      orphans = await this.apply({
+        payload,
+        old,
+        next,
+        run,
+        claude,
+        plans,
+        skillPlans,
+        pluginPlans,
+        removedSkills,
+        removedPlugins,
+      });
+    } catch (error) {
+      this.logger.error("capability sync could not be applied; restoring the last synced state", {
+        error: errorText(error),
+      });
+      await reconcileRuntime({
+        paths: this.paths,
+        store: this.store,
+        links: this.links,
+        logger: this.logger,
+      }).catch((caught: unknown) =>
+        this.logger.error("could not restore the last synced state", { error: errorText(caught) }),
+      );
+      return hardError(msg.applyFailed(errorText(error)));
+    }
 
     // Clean up: orphaned links, then store folders no manifest entry references.
     this.emit({ phase: "cleanup", item: null, done: run.done, total: run.total });
@@ -349,6 +362,41 @@ export class CapabilitySync {
     });
     this.emit({ phase: "done", item: null, done: run.done, total: run.total });
     return { ack, record };
+  }
+
+  /** Stage 3 up to the manifest write; returns the orphaned links for the clean-up. */
+  private async apply(stage: {
+    payload: SyncPayload;
+    old: CapabilityManifest;
+    next: CapabilityManifest;
+    run: SyncRun;
+    claude: ClaudeFiles | null;
+    plans: Plan[];
+    skillPlans: SkillPlan[];
+    pluginPlans: PluginPlan[];
+    removedSkills: Array<[string, ManifestSkill]>;
+    removedPlugins: Array<[string, ManifestPlugin]>;
+  }): Promise<string[]> {
+    const { payload, old, next, run, claude } = stage;
+    if (payload.skills.length > 0 || payload.plugins.length > 0) {
+      for (const dir of [this.paths.claudeHome, this.paths.codexHome])
+        await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    }
+    if (payload.mode === "replace")
+      await this.removeAbsent(stage.removedSkills, stage.removedPlugins, next, run);
+    await this.migrateStoreFolders(stage.plans);
+    await this.installAll(stage.skillPlans, stage.pluginPlans, old, next, run);
+    this.applyMcps(payload, next, run);
+
+    // Links an interrupted sync left behind (owned, but in no manifest entry) go with this sync.
+    this.emit({ phase: "write", item: null, done: run.done, total: run.total });
+    const orphans = await this.links.findOrphanLinks(next);
+    await this.dropOrphanRegistryKeys(orphans, next, claude, run);
+
+    // Claude files (only if changed), then the manifest.
+    if (!run.patch.isEmpty) await this.writeRegistry(claudeFilePaths(this.paths.claudeHome), old, next, run);
+    await writeManifest(this.paths.capabilityManifest, next);
+    return orphans;
   }
 
   /** The paths of the manifest entries this sync neither updates nor removes: they keep them. */

@@ -115,6 +115,27 @@ describe("plan, then apply", () => {
   });
 });
 
+describe("an apply the environment refuses", () => {
+  it("is a hard error, and what it did is undone: the links agree with the manifest on disk", async () => {
+    h = await makeSyncHarness();
+    const a = await skill(h, 1, "alpha");
+    expect(items(await h.sync.applySync({ mode: "replace", skills: [a] })).success).toBe(true);
+    const before = await fs.readFile(h.home.paths.capabilityManifest, "utf8");
+    // XH is now a file: the apply stage cannot even create its folders.
+    await fs.rm(h.home.paths.codexHome, { recursive: true });
+    await fs.writeFile(h.home.paths.codexHome, "not a folder");
+    const b = await skill(h, 2, "beta");
+    const ack = await h.sync.applySync({ mode: "replace", skills: [b] });
+    expect(ack).toMatchObject({ success: false });
+    expect((ack as { error: string }).error).toMatch(
+      /^Capability sync could not be applied \(.*\); the last synced state was restored$/,
+    );
+    expect(await fs.readFile(h.home.paths.capabilityManifest, "utf8")).toBe(before);
+    expect(await linkOf(path.join(h.home.paths.claudeHome, "skills", "alpha"))).not.toBeNull();
+    expect(await linkOf(path.join(h.home.paths.claudeHome, "skills", "beta"))).toBeNull();
+  });
+});
+
 describe("names are names", () => {
   it("a skill and an MCP called __proto__ (and constructor, toString) are synced, listed and keep their links", async () => {
     h = await makeSyncHarness();
