@@ -102,6 +102,29 @@ describe("a hostile backend's events", () => {
   });
 });
 
+describe("a hostile backend's command", () => {
+  it("a cwd of 30 000 `y/` segments is refused as a path and the command runs in the workspace instead", async () => {
+    h = await startHarness();
+    await h.device.start();
+    await h.waitForState("registered");
+    await h.setApprovals({ defaults: { security: "full", ask: "off", askFallback: "deny" } });
+    // Refused before any realpath (test/unit/workdir/real-form.test.ts counts the calls).
+    const ack = (await h.backend.executeCommand(h.deviceId, {
+      command: "pwd",
+      cwd: "y/".repeat(30_000),
+    })) as {
+      success: boolean;
+      stdout: string;
+      stderr: string;
+    };
+    expect(ack).toMatchObject({
+      success: true,
+      stdout: `${await fs.realpath(h.t.paths.defaultWorkspaceRoot)}\n`,
+    });
+    expect(ack.stderr).toContain("can't be used");
+  });
+});
+
 describe("task slots under hostile requests", () => {
   it("five task:execute with a 50 000-deep message_id take no slot: the heartbeat shows the device idle", async () => {
     app = await startTaskApp();
