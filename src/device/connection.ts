@@ -7,6 +7,7 @@ import { socketTarget, type SocketTarget } from "./backend-url.js";
 import type { DeviceConfig, DeviceConfigResult } from "./config.js";
 import type { TaskEventSink } from "./deps.js";
 import { heartbeatError, registrationAccepted, SIGN_IN_REFUSALS } from "./event-schemas.js";
+import { DEFAULT_FRAME_BUDGET, guardBackendFrames, shortText, type FrameBudget } from "./frame-budget.js";
 import type { HeartbeatPayload } from "./heartbeat-payload.js";
 import { memoryOutbox, type TerminalOutbox } from "./terminal-outbox.js";
 
@@ -63,6 +64,8 @@ export interface SocketOptions {
   forceNew: true;
   autoConnect: false;
   auth: { token: string };
+  /** The WebSocket refuses a message larger than this many bytes (the frame budget, on the wire). */
+  maxPayload: number;
 }
 
 export interface ConnectionDeps {
@@ -80,6 +83,8 @@ export interface ConnectionDeps {
   createSocket?: (url: string, options: SocketOptions) => Socket;
   /** Where terminal task events wait while the device is not registered (default: in memory). */
   terminalOutbox?: TerminalOutbox;
+  /** Limits on every frame the backend sends (default `DEFAULT_FRAME_BUDGET`). */
+  frameBudget?: FrameBudget;
 }
 
 interface SessionOutcome {
@@ -292,7 +297,14 @@ export class DeviceConnection {
       }
 
       this.set({ ...identity, state: "connecting", nextRetryAt: null });
-      const outcome = await this.runSession(config, target.target, token, signal);
+      // Whatever goes wrong inside one attempt ends that attempt, never the loop.
+      const outcome = await this.runSession(config, target.target, token, signal).catch(
+        (error: unknown): SessionOutcome => {
+          this.logger.error("A connection attempt failed unexpectedly", { error });
+          const message = `connection attempt failed: ${(error as Error).message}`;
+          return { registrationAccepted: false, succeeded: false, error: message, signInRequired: false };
+        },
+      );
       if (signal.aborted) return;
       if (outcome.signInRequired) {
         this.logger.warn(`The backend refused the token: ${outcome.error}. Sign in again to reconnect.`);
@@ -317,6 +329,7 @@ export class DeviceConnection {
     const transferHost = await this.deps.clientIp(target.host, target.port);
     const createSocket =
       this.deps.createSocket ?? ((url: string, options: SocketOptions) => io(url, options));
+    const budget = this.deps.frameBudget ?? DEFAULT_FRAME_BUDGET;
     const socket = createSocket(target.namespaceUrl, {
       path: target.path,
       transports: ["websocket"],
@@ -324,7 +337,14 @@ export class DeviceConnection {
       forceNew: true,
       autoConnect: false,
       auth: { token },
+      maxPayload: budget.maxChars,
     });
+    try {
+      guardBackendFrames(socket, budget);
+    } catch (error) {
+      socket.disconnect();
+      throw error;
+    }
 
     let endSession!: (reason: string) => void;
     const ended = new Promise<string>((resolve) => (endSession = resolve));
@@ -366,7 +386,9 @@ export class DeviceConnection {
           resolve(result);
         };
         socket.once("connect", () => settle({ ok: true }));
-        socket.once("connect_error", (error: Error) => settle({ ok: false, error: error.message }));
+        socket.once("connect_error", (error: Error) =>
+          settle({ ok: false, error: shortText(String(error.message)) }),
+        );
         void ended.then((reason) => settle({ ok: false, error: reason }));
         socket.connect();
       });
@@ -411,7 +433,10 @@ export class DeviceConnection {
 
       const tick = async () => {
         if (session.closed) return;
-        await session.heartbeat();
+        await session.heartbeat().catch((error: unknown) => {
+          this.logger.error("A heartbeat failed unexpectedly", { error });
+          session.end(`heartbeat failed: ${(error as Error).message}`);
+        });
         if (!session.closed) heartbeatTimer = setTimeout(() => void tick(), this.timings.heartbeatIntervalMs);
       };
       heartbeatTimer = setTimeout(() => void tick(), this.timings.heartbeatIntervalMs);

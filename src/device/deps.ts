@@ -21,6 +21,11 @@ export interface CapabilitiesPort {
   applySync(payload: unknown): Promise<SyncAck>;
   /** Builds the §5 report for a heartbeat. May throw: the device then sends the empty report. */
   report(): Promise<CapabilityReport>;
+  /**
+   * Cancels the sync in progress and those queued (the runner is stopping): one still downloading
+   * ends with nothing changed, one already applying finishes.
+   */
+  cancel?(): void;
 }
 
 /** The `device:execute_command` ack (§6.5). */

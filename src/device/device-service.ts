@@ -48,6 +48,8 @@ export interface DeviceServiceOptions {
   watchCredentials?: boolean;
   /** Test seam: replaces socket.io-client's `io`. */
   createSocket?: ConnectionDeps["createSocket"];
+  /** Limits on every frame the backend sends (default `DEFAULT_FRAME_BUDGET`). */
+  frameBudget?: ConnectionDeps["frameBudget"];
 }
 
 export class DeviceService {
@@ -85,6 +87,7 @@ export class DeviceService {
       ...(options.timings ? { timings: options.timings } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(options.createSocket ? { createSocket: options.createSocket } : {}),
+      ...(options.frameBudget ? { frameBudget: options.frameBudget } : {}),
       loadConfig: () => this.loadConfig(),
       resolveToken: async (config) => {
         const token = await this.resolveToken(config);
@@ -196,10 +199,14 @@ export class DeviceService {
     await this.connection.start();
   }
 
-  /** Disconnects; waits for a capability sync in progress (so no store write is cut short). */
+  /**
+   * Disconnects. A capability sync still downloading is cancelled (nothing changed); one already
+   * applying is waited for, so no store write is cut short.
+   */
   async stop(): Promise<void> {
     this.stopWatching?.();
     this.stopWatching = null;
+    this.options.capabilities.cancel?.();
     await this.connection.stop();
     await this.idle("sync");
     await this.outbox.idle();

@@ -1,5 +1,7 @@
-// Backend → device events (device-protocol.md §6). Every payload is checked with its schema before
-// anything happens; slow work (sync, commands) runs off the socket handler so heartbeats keep flowing.
+// Backend → device events (device-protocol.md §6). Frames over budget were replaced by a
+// `RejectedFrame` before any parsing (frame-budget.ts); every other payload is checked with its schema
+// before anything happens; slow work (sync, commands) runs off the socket handler so heartbeats keep
+// flowing.
 import type { Socket } from "socket.io-client";
 import type { Logger } from "../core/log.js";
 import { describeZodError } from "../core/store/index.js";
@@ -7,6 +9,7 @@ import { capCommandAck } from "./ack-size.js";
 import { notRunAck } from "./backend-command.js";
 import type { LiveSession } from "./connection.js";
 import type { CapabilitiesPort, CommandAck, CommandPort, TaskEventSink, TaskRegistry } from "./deps.js";
+import { isRejectedFrame, shortText } from "./frame-budget.js";
 import {
   CloseSessionPayloadSchema,
   TaskCancelPayloadSchema,
@@ -51,19 +54,52 @@ function splitAckRedacted(args: unknown[], logger: Logger): { payload: unknown; 
   return { payload: args.length > 1 ? args[0] : undefined, ack };
 }
 
+/**
+ * Registers `handle` for `event`. A payload that broke the frame budget never reaches it (the sender
+ * gets `refusal` at once), and nothing it throws escapes into Socket.IO, where it would surface as an
+ * uncaught exception in a timer.
+ */
+function guardedOn(
+  socket: Socket,
+  logger: Logger,
+  event: string,
+  refusal: (error: string) => unknown,
+  handle: (payload: unknown, ack: Ack | undefined) => void,
+): void {
+  socket.on(event, (...args: unknown[]) => {
+    const { payload, ack } = splitAckRedacted(args, logger);
+    if (isRejectedFrame(payload)) {
+      logger.warn(`Refused a ${event} event: ${payload.reason}`);
+      ack?.(refusal(`Refused ${event}: ${payload.reason}`));
+      return;
+    }
+    try {
+      handle(payload, ack);
+    } catch (error) {
+      logger.error(`Handling ${event} failed unexpectedly`, { error });
+      ack?.(refusal(`Gatehouse could not handle ${event}: ${(error as Error).message}`));
+    }
+  });
+}
+
+const failure = (error: string) => ({ success: false, error });
+
 export function attachEventHandlers(socket: Socket, session: LiveSession, deps: HandlerDeps): void {
   const logger = deps.logger.child("events");
-  const splitAck = (args: unknown[]) => splitAckRedacted(args, logger);
+  const on = (
+    event: string,
+    refusal: (error: string) => unknown,
+    handle: (payload: unknown, ack: Ack | undefined) => void,
+  ) => guardedOn(socket, logger, event, refusal, handle);
 
-  socket.on("device:sync_capabilities", (...args: unknown[]) => {
-    const { payload, ack } = splitAck(args);
+  on("device:sync_capabilities", failure, (payload, ack) => {
     const work = (async () => {
       let result: unknown;
       try {
         result = await deps.capabilities.applySync(payload);
       } catch (error) {
         logger.error("Capability sync failed unexpectedly", { error });
-        result = { success: false, error: (error as Error).message };
+        result = failure((error as Error).message);
       }
       ack?.(result);
       if (session.isLive()) await session.heartbeat(); // carries the new full report (§7.9 step 7)
@@ -71,23 +107,25 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
     deps.track?.("sync", work);
   });
 
-  socket.on("device:execute_command", (...args: unknown[]) => {
-    const { payload, ack } = splitAck(args);
-    const work = (async () => {
-      let result: CommandAck;
-      try {
-        result = await deps.commands.execute(payload);
-      } catch (error) {
-        logger.error("A backend command failed unexpectedly", { error });
-        result = notRunAck(`Failed to start command: ${(error as Error).message}`);
-      }
-      ack?.(capCommandAck(result));
-    })();
-    deps.track?.("command", work);
-  });
+  on(
+    "device:execute_command",
+    (error) => notRunAck(error),
+    (payload, ack) => {
+      const work = (async () => {
+        let result: CommandAck;
+        try {
+          result = await deps.commands.execute(payload);
+        } catch (error) {
+          logger.error("A backend command failed unexpectedly", { error });
+          result = notRunAck(`Failed to start command: ${(error as Error).message}`);
+        }
+        ack?.(capCommandAck(result));
+      })();
+      deps.track?.("command", work);
+    },
+  );
 
-  socket.on("task:execute", (...args: unknown[]) => {
-    const { payload } = splitAck(args);
+  on("task:execute", failure, (payload) => {
     const parsed = TaskExecutePayloadSchema.safeParse(payload);
     if (!parsed.success) {
       logger.warn(`Dropped an invalid task:execute request: ${describeZodError(parsed.error)}`);
@@ -96,8 +134,7 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
     deps.tasks.execute(parsed.data, deps.taskEvents);
   });
 
-  socket.on("task:cancel", (...args: unknown[]) => {
-    const { payload } = splitAck(args);
+  on("task:cancel", failure, (payload) => {
     const parsed = TaskCancelPayloadSchema.safeParse(payload);
     if (!parsed.success) {
       logger.warn(`Dropped an invalid task:cancel request: ${describeZodError(parsed.error)}`);
@@ -113,11 +150,10 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
     );
   });
 
-  socket.on("task:close-session", (...args: unknown[]) => {
-    const { payload, ack } = splitAck(args);
+  on("task:close-session", failure, (payload, ack) => {
     const parsed = CloseSessionPayloadSchema.safeParse(payload);
     if (!parsed.success) {
-      ack?.({ success: false, error: "task_id is required" });
+      ack?.(failure("task_id is required"));
       return;
     }
     const work = (async () => {
@@ -132,14 +168,21 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
     deps.track?.("session", work);
   });
 
-  socket.on("runtime:rpc", (...args: unknown[]) => {
-    splitAck(args).ack?.(RUNTIME_UNAVAILABLE);
-  });
+  on(
+    "runtime:rpc",
+    () => RUNTIME_UNAVAILABLE,
+    (_payload, ack) => ack?.(RUNTIME_UNAVAILABLE),
+  );
 
   socket.onAny((event: string, ...args: unknown[]) => {
     if (HANDLED_EVENTS.has(event)) return;
-    logger.debug(`Ignored unsupported backend event ${event}`);
-    const { ack } = splitAck(args);
-    ack?.({ success: false, error: `Unsupported event: ${event}` });
+    const name = shortText(String(event), 100);
+    logger.debug(`Ignored unsupported backend event ${name}`);
+    const { ack } = splitAckRedacted(args, logger);
+    try {
+      ack?.(failure(`Unsupported event: ${name}`));
+    } catch (error) {
+      logger.error("Answering an unsupported event failed", { error });
+    }
   });
 }

@@ -1,5 +1,6 @@
 // One zod schema per backend event the device handles (device-protocol.md §6) and per ack it reads.
 import { z } from "zod";
+import { isRejectedFrame, shortText } from "./frame-budget.js";
 
 const taskIdValue = z.union([z.number().int().positive(), z.string().trim().regex(/^\d+$/)]);
 
@@ -34,20 +35,25 @@ export type ExecuteCommandPayload = z.infer<typeof ExecuteCommandPayloadSchema>;
 
 /** `device:register` success: `{"success": true, …}` or an array holding such an object. */
 export function registrationAccepted(ack: unknown): { ok: true } | { ok: false; error: string | null } {
+  if (isRejectedFrame(ack)) return { ok: false, error: ack.reason };
   const first: unknown = Array.isArray(ack) ? ack[0] : ack;
   if (first && typeof first === "object" && (first as { success?: unknown }).success === true)
     return { ok: true };
   const error = first && typeof first === "object" ? (first as { error?: unknown }).error : undefined;
-  return { ok: false, error: typeof error === "string" && error ? error : null };
+  return { ok: false, error: typeof error === "string" && error ? shortText(error) : null };
 }
 
-/** A heartbeat ack fails when it carries `error` (an object, or an array holding one). */
+/**
+ * A heartbeat ack fails when it carries `error` (an object, or an array holding one), or when it broke
+ * the frame budget. The text is cut short: it ends up in the status file and the log.
+ */
 export function heartbeatError(ack: unknown): string | null {
+  if (isRejectedFrame(ack)) return ack.reason;
   const first: unknown = Array.isArray(ack) ? ack[0] : ack;
   if (first && typeof first === "object" && "error" in first) {
     const error = (first as { error?: unknown }).error;
     if (error !== undefined && error !== null && error !== false && error !== "") {
-      return typeof error === "string" ? error : JSON.stringify(error);
+      return shortText(typeof error === "string" ? error : (JSON.stringify(error) ?? String(error)));
     }
   }
   return null;

@@ -96,3 +96,24 @@ export interface InstalledIds {
   plugins: number[];
   mcps: number[];
 }
+
+/**
+ * `count` extra skills for tests that need many (`<prefix>-0`, `<prefix>-1`, …), with skill and
+ * installed ids from `firstId` on.
+ */
+export function generatedSkills(
+  count: number,
+  options: { prefix: string; firstId: number },
+): CatalogueSkill[] {
+  return Array.from({ length: count }, (_, i) => {
+    const name = `${options.prefix}-${i}`;
+    return {
+      installed_skill_id: options.firstId + i,
+      skill_id: options.firstId + i,
+      name,
+      namespace: "default",
+      is_public: false,
+      files: [{ name: "SKILL.md", data: skillMd(name, `Generated skill ${i}`) }],
+    };
+  });
+}

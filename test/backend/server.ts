@@ -46,6 +46,11 @@ export interface BackendBehaviour {
   registerReply: ((payload: unknown, context: ReplyContext) => unknown) | "ignore" | null;
   /** Replaces the heartbeat ack; `"ignore"` sends none. */
   heartbeatReply: ((payload: unknown, context: ReplyContext) => unknown) | "ignore" | null;
+  /**
+   * Replaces the heartbeat ack with this JSON text, written to the wire as it is: a hostile backend's
+   * reply that socket.io's own encoder could not even produce (a 50 000-deep array).
+   */
+  heartbeatRawReply: string | null;
   /** Call `device:sync_capabilities` (replace, the installed set) after every registration. */
   syncOnRegister: boolean;
 }
@@ -82,6 +87,7 @@ export class TestBackend {
     refuseAuth: null,
     registerReply: null,
     heartbeatReply: null,
+    heartbeatRawReply: null,
     syncOnRegister: true,
   };
   /** Every connection attempt that reached the namespace middleware. */
@@ -91,6 +97,9 @@ export class TestBackend {
   /** Serves the package bytes (test/support/package-server.ts); this origin proxies its routes. */
   packages: PackageServer | null = null;
   private readonly devices = new Map<string, DeviceRecord>();
+  private rawIds = 0;
+  /** Per socket: the ack ids of heartbeats read off the raw frames, in arrival order. */
+  private readonly heartbeatAckIds = new WeakMap<Socket, number[]>();
   private http: http.Server | null = null;
   private io: Server | null = null;
   private readonly log: (line: string) => void;
@@ -228,6 +237,39 @@ export class TestBackend {
     return socket.timeout(timeoutMs).emitWithAck(event, payload);
   }
 
+  /**
+   * Sends `event` with `rawPayloadJson` written to the wire as it is (no encoder in between), so a
+   * test can send what a hostile backend would. With `ack`, resolves with the device's reply.
+   */
+  sendRaw(
+    deviceId: string,
+    event: string,
+    rawPayloadJson: string,
+    options: { ack?: boolean; timeoutMs?: number } = {},
+  ): Promise<unknown> {
+    const socket = this.devices.get(deviceId)?.socket;
+    if (!socket?.connected) return Promise.reject(new Error(`Device ${deviceId} is offline`));
+    const body = `[${JSON.stringify(event)},${rawPayloadJson}]`;
+    if (!options.ack) {
+      socket.conn.write(`2${socket.nsp.name},${body}`);
+      return Promise.resolve(undefined);
+    }
+    // socket.io keeps its pending acks in a private map; ids from 10^9 never meet its own counter.
+    const acks = (socket as unknown as { acks: Map<number, (...args: unknown[]) => void> }).acks;
+    const id = 1_000_000_000 + this.rawIds++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        acks.delete(id);
+        reject(new Error(`no ack for the raw ${event} within ${options.timeoutMs ?? 30_000} ms`));
+      }, options.timeoutMs ?? 30_000);
+      acks.set(id, (reply: unknown) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+      socket.conn.write(`2${socket.nsp.name},${id}${body}`);
+    });
+  }
+
   /** Sends an event without an ack. */
   send(deviceId: string, event: string, payload: unknown): void {
     const socket = this.devices.get(deviceId)?.socket;
@@ -300,6 +342,15 @@ export class TestBackend {
     });
 
     nsp.on("connection", (socket) => {
+      // The raw frame arrives before socket.io decodes it: remember the heartbeat's ack id.
+      socket.conn.on("packet", (packet: { type: string; data?: unknown }) => {
+        if (packet.type !== "message" || typeof packet.data !== "string") return;
+        const match = /^2[^,[]*,(\d+)\["device:heartbeat"/.exec(packet.data);
+        if (!match) return;
+        const ids = this.heartbeatAckIds.get(socket) ?? [];
+        ids.push(Number(match[1]));
+        this.heartbeatAckIds.set(socket, ids);
+      });
       socket.onAny((event: string, ...args: unknown[]) => {
         this.events.push({
           event,
@@ -356,6 +407,13 @@ export class TestBackend {
   }
 
   private onHeartbeat(socket: Socket, payload: unknown, ack?: (r: unknown) => void): void {
+    // socket.io hands events over in arrival order: this heartbeat's id is the oldest one seen.
+    const ackId = this.heartbeatAckIds.get(socket)?.shift();
+    const raw = this.behaviour.heartbeatRawReply;
+    if (raw !== null && ack && ackId !== undefined) {
+      socket.conn.write(`3${socket.nsp.name},${ackId}[${raw}]`);
+      return;
+    }
     const reply = this.behaviour.heartbeatReply;
     if (reply === "ignore") return;
     if (reply) return ack?.(reply(payload, replyContext(socket)));

@@ -1,6 +1,8 @@
 // Capability packages (device-protocol.md §7.4): the format is sniffed from the bytes; every entry is
 // checked (paths, links, types, encryption, duplicates, counts, sizes) before a byte is written; then
 // only the package root is extracted into a staging folder that the caller swaps into the store.
+// Sizes bound bytes, not time: a time budget (and the sync's cancellation) is checked between chunks
+// and entries, and nothing after a tar's end-of-archive blocks is inflated or parsed.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -16,11 +18,14 @@ export interface ArchiveLimits {
   maxEntries: number;
   /** Bytes after expansion, on declared sizes and again while inflating (default 200 MiB). */
   maxExpandedBytes: number;
+  /** Wall-clock time one package may take to check and extract (default 60 s). */
+  maxExtractMs: number;
 }
 
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxEntries: 10_000,
   maxExpandedBytes: 200 * 1024 * 1024,
+  maxExtractMs: 60_000,
 };
 
 export type PackageFormat = "zip" | "gzip" | "tar";
@@ -107,6 +112,21 @@ class EntryChecker {
   }
 }
 
+/** The time budget of one extraction and the sync's cancellation, checked between chunks and entries. */
+class WorkBudget {
+  private readonly started = Date.now();
+  constructor(
+    private readonly kind: PackageKind,
+    private readonly maxMs: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+  check(): void {
+    if (this.signal?.aborted) throw new PackageError(msg.syncCancelled);
+    if (Date.now() - this.started >= this.maxMs)
+      throw new PackageError(msg.extractTooSlow(this.kind, this.maxMs));
+  }
+}
+
 /** Counts inflated bytes across a whole package. */
 class ExpansionBudget {
   private used = 0;
@@ -135,7 +155,12 @@ function zipError(error: unknown, kind: PackageKind): PackageError {
   return new PackageError(msg.corruptPackage(message));
 }
 
-async function listZip(bytes: Buffer, kind: PackageKind, limits: ArchiveLimits): Promise<Listing> {
+async function listZip(
+  bytes: Buffer,
+  kind: PackageKind,
+  limits: ArchiveLimits,
+  work: WorkBudget,
+): Promise<Listing> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.fromBufferPromise(bytes, {
@@ -157,6 +182,7 @@ async function listZip(bytes: Buffer, kind: PackageKind, limits: ArchiveLimits):
     const budget = new ExpansionBudget(kind, limits.maxExpandedBytes);
     const entries: PackageEntry[] = [];
     for await (const entry of zip.eachEntry()) {
+      work.check();
       const rawName = entry.fileNameRaw ?? (entry.fileName as unknown as Buffer);
       const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, rawName, entry.extraFields, true);
       const mode = entry.externalFileAttributes >>> 16;
@@ -173,7 +199,7 @@ async function listZip(bytes: Buffer, kind: PackageKind, limits: ArchiveLimits):
         segments,
         isDir,
         executable: !isDir && (mode & 0o111) !== 0,
-        read: () => readZipEntry(zip, entry, budget, kind),
+        read: () => readZipEntry(zip, entry, budget, kind, work),
       });
     }
     return { entries, close };
@@ -188,11 +214,13 @@ async function readZipEntry(
   entry: yauzl.Entry,
   budget: ExpansionBudget,
   kind: PackageKind,
+  work: WorkBudget,
 ): Promise<Buffer> {
   try {
     const stream = await zip.openReadStreamPromise(entry);
     const chunks: Buffer[] = [];
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      work.check();
       budget.take(chunk.length);
       chunks.push(chunk);
     }
@@ -205,12 +233,89 @@ async function readZipEntry(
 // ---- TAR ----
 
 const TAR_FILE_TYPES = new Set(["File", "OldFile", "ContiguousFile"]);
+const BLOCK = 512;
 
-async function* gunzipped(bytes: Buffer, cap: number, kind: PackageKind): AsyncGenerator<Buffer> {
+/** A header's size field: octal text, or base-256 when the first byte has its high bit set. */
+function tarEntrySize(header: Buffer): number | null {
+  const field = header.subarray(124, 136);
+  if ((field[0] ?? 0) & 0x80) {
+    let size = 0;
+    for (let i = 1; i < field.length; i++) size = size * 256 + (field[i] ?? 0);
+    return Number.isSafeInteger(size) ? size : null;
+  }
+  const text = field
+    .toString("latin1")
+    .replace(/[\0 ]+$/, "")
+    .trim();
+  if (text === "") return 0;
+  return /^[0-7]+$/.test(text) ? parseInt(text, 8) : null;
+}
+
+/**
+ * Follows a tar's 512-byte blocks (a header, then its body rounded up to whole blocks) to find the
+ * end of the archive: two zero blocks where a header is due. Whatever follows is not the archive's
+ * and is never inflated or parsed (tar's parser would buffer it, in time that grows with its square).
+ */
+class TarEndFinder {
+  private offset = 0;
+  private nextHeader = 0;
+  private header: Buffer = Buffer.alloc(0);
+  private zeroBlocks = 0;
+  /** An unreadable size field: from there on every byte is passed on (tar's parser reports it). */
+  private lost = false;
+  ended = false;
+
+  /** How many leading bytes of `chunk` belong to the archive. */
+  take(chunk: Buffer): number {
+    if (this.lost) return chunk.length;
+    let used = 0;
+    while (!this.ended && used < chunk.length) {
+      if (this.offset < this.nextHeader) {
+        const skip = Math.min(this.nextHeader - this.offset, chunk.length - used);
+        used += skip;
+        this.offset += skip;
+        continue;
+      }
+      const part = chunk.subarray(used, used + BLOCK - this.header.length);
+      this.header = this.header.length > 0 ? Buffer.concat([this.header, part]) : part;
+      used += part.length;
+      this.offset += part.length;
+      if (this.header.length < BLOCK) break;
+      const header = this.header;
+      this.header = Buffer.alloc(0);
+      this.nextHeader = this.offset;
+      if (header.every((byte) => byte === 0)) {
+        if (++this.zeroBlocks === 2) this.ended = true;
+        continue;
+      }
+      this.zeroBlocks = 0;
+      const size = tarEntrySize(header);
+      if (size === null) {
+        this.lost = true;
+        return chunk.length;
+      }
+      this.nextHeader += Math.ceil(size / BLOCK) * BLOCK;
+    }
+    return used;
+  }
+}
+
+/** A whole tar in memory, handed on in slices so the time budget is checked between them. */
+async function* slices(bytes: Buffer, size = 64 * 1024): AsyncGenerator<Buffer> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function* gunzipped(
+  bytes: Buffer,
+  cap: number,
+  kind: PackageKind,
+  work: WorkBudget,
+): AsyncGenerator<Buffer> {
   const stream = Readable.from([bytes]).pipe(createGunzip());
   let total = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      work.check();
       total += chunk.length;
       if (total > cap) throw new PackageError(msg.expandedTooLarge(kind));
       yield chunk;
@@ -245,6 +350,7 @@ async function listTar(
   source: AsyncIterable<Buffer>,
   kind: PackageKind,
   limits: ArchiveLimits,
+  work: WorkBudget,
 ): Promise<Listing> {
   const checker = new EntryChecker(kind, "TAR", limits);
   const budget = new ExpansionBudget(kind, limits.maxExpandedBytes);
@@ -292,10 +398,15 @@ async function listTar(
       entry.resume();
     }
   });
+  const end = new TarEndFinder();
   try {
     for await (const chunk of source) {
       if (failure) break;
-      if (!parser.write(chunk)) await new Promise((resolve) => parser.once("drain", resolve));
+      work.check();
+      const archive = chunk.subarray(0, end.take(chunk));
+      if (archive.length > 0 && !parser.write(archive))
+        await new Promise((resolve) => parser.once("drain", resolve));
+      if (end.ended) break; // leaving the loop stops the gunzip stream too
     }
   } catch (error) {
     fail(error);
@@ -368,6 +479,7 @@ async function writeEntries(
   root: string[],
   dest: string,
   kind: PackageKind,
+  work: WorkBudget,
 ): Promise<void> {
   const fileModes = new ExactModes();
   const dirModes = new ExactModes();
@@ -386,6 +498,7 @@ async function writeEntries(
     (e) => e.segments.length > root.length && root.every((segment, i) => e.segments[i] === segment),
   );
   for (const entry of under) {
+    work.check();
     const relative = entry.segments.slice(root.length);
     const target = path.join(dest, ...relative);
     if (entry.isDir) {
@@ -403,30 +516,35 @@ async function writeEntries(
 
 /**
  * Checks `bytes` as a `kind` package and extracts its root into `dest` (an empty staging folder).
- * Expected refusals come back as `{ok: false, error}` with the contract's message.
+ * Expected refusals come back as `{ok: false, error}` with the contract's message; so do an
+ * extraction over its time budget and one cancelled through `signal` (the caller discards `dest`).
  */
 export async function extractPackage(
   bytes: Buffer,
   kind: PackageKind,
   dest: string,
-  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  limits: Partial<ArchiveLimits> = DEFAULT_ARCHIVE_LIMITS,
+  signal?: AbortSignal,
 ): Promise<ExtractResult> {
+  const all: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
   const format = sniffPackageFormat(bytes);
   if (format === null) return { ok: false, error: msg.unsupportedFormat };
+  const work = new WorkBudget(kind, all.maxExtractMs, signal);
   let listing: Listing | null = null;
   try {
-    if (format === "zip") listing = await listZip(bytes, kind, limits);
-    else if (format === "tar") listing = await listTar(Readable.from([bytes]), kind, limits);
+    work.check();
+    if (format === "zip") listing = await listZip(bytes, kind, all, work);
+    else if (format === "tar") listing = await listTar(slices(bytes), kind, all, work);
     else {
       // bound the decompressed stream: file data plus generous room for headers
-      const cap = limits.maxExpandedBytes + 64 * 1024 * 1024;
-      listing = await listTar(requireTar(gunzipped(bytes, cap, kind)), kind, limits);
+      const cap = all.maxExpandedBytes + 64 * 1024 * 1024;
+      listing = await listTar(requireTar(gunzipped(bytes, cap, kind, work)), kind, all, work);
     }
     const kept = listing.entries.filter((e) => !isSkipped(e.segments));
     const root = findRoot(kept, kind);
     if (root === null)
       return { ok: false, error: kind === "skill" ? msg.missingSkillMd : msg.missingPluginManifest };
-    await writeEntries(kept, root, dest, kind);
+    await writeEntries(kept, root, dest, kind, work);
     if (kind === "plugin") {
       const problem = await normalisePluginManifests(dest);
       if (problem) return { ok: false, error: problem };

@@ -29,6 +29,8 @@ export interface DownloadRequest {
   token: string | null;
   fetch: typeof fetch;
   limits?: Partial<DownloadLimits>;
+  /** Cancels the download (the runner is stopping). */
+  signal?: AbortSignal;
 }
 
 /** `/api/v1/kinds/skills/{id}/download?namespace=<namespace>`, the namespace form-encoded. */
@@ -109,11 +111,13 @@ export async function downloadPackage(request: DownloadRequest): Promise<Downloa
     if (request.token && backend && sameOrigin(current, backend)) {
       headers.authorization = `Bearer ${request.token}`;
     }
-    const signal = AbortSignal.timeout(limits.timeoutMs);
+    const timeout = AbortSignal.timeout(limits.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
     let response: Response;
     try {
       response = await request.fetch(current, { headers, redirect: "manual", signal });
     } catch (error) {
+      if (request.signal?.aborted) return { ok: false, error: msg.syncCancelled };
       return { ok: false, error: msg.downloadFailed(describeFetchError(error, limits.timeoutMs)) };
     }
     if (REDIRECTS.has(response.status)) {
@@ -136,11 +140,15 @@ export async function downloadPackage(request: DownloadRequest): Promise<Downloa
       await response.body?.cancel().catch(() => undefined);
       return { ok: false, error: msg.httpStatus(response.status) };
     }
-    return readLimitedBody(response, limits);
+    return readLimitedBody(response, limits, request.signal);
   }
 }
 
-async function readLimitedBody(response: Response, limits: DownloadLimits): Promise<DownloadResult> {
+async function readLimitedBody(
+  response: Response,
+  limits: DownloadLimits,
+  cancel: AbortSignal | undefined,
+): Promise<DownloadResult> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -162,6 +170,7 @@ async function readLimitedBody(response: Response, limits: DownloadLimits): Prom
       chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
     }
   } catch (error) {
+    if (cancel?.aborted) return { ok: false, error: msg.syncCancelled };
     return { ok: false, error: msg.downloadFailed(describeFetchError(error, limits.timeoutMs)) };
   }
   return { ok: true, bytes: Buffer.concat(chunks, total) };

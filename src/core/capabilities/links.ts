@@ -9,6 +9,14 @@ import path from "node:path";
 /** A folder copied where links are impossible; this marker inside names the store folder it copies. */
 export const COPY_MARKER = ".gatehouse-copy";
 
+/**
+ * Where a link (or copy) is built before it is renamed over `linkPath`: a fixed-length name, so a
+ * runtime name the file system can hold always leaves room for its temporary name too.
+ */
+export function linkTempPath(linkPath: string): string {
+  return path.join(path.dirname(linkPath), `.gatehouse-link-${randomBytes(6).toString("hex")}`);
+}
+
 export type RuntimePathState =
   { kind: "absent" } | { kind: "owned"; target: string; copy: boolean } | { kind: "user" };
 
@@ -101,7 +109,7 @@ export async function placeLink(
       if (current.kind === "owned") await removeOwned(linkPath, current);
       await symlink(path.resolve(target), linkPath, "junction");
     } else {
-      const temp = path.join(dir, `.${path.basename(linkPath)}.gatehouse-${randomBytes(6).toString("hex")}`);
+      const temp = linkTempPath(linkPath);
       await symlink(path.resolve(target), temp, "dir");
       try {
         if (current.kind === "owned" && current.copy) await removeOwned(linkPath, current);
@@ -120,8 +128,7 @@ export async function placeLink(
 }
 
 async function placeCopy(linkPath: string, target: string, options: LinkOptions): Promise<void> {
-  const dir = path.dirname(linkPath);
-  const temp = path.join(dir, `.${path.basename(linkPath)}.gatehouse-${randomBytes(6).toString("hex")}`);
+  const temp = linkTempPath(linkPath);
   await fs.cp(target, temp, { recursive: true, verbatimSymlinks: true });
   await fs.writeFile(path.join(temp, COPY_MARKER), `${path.resolve(target)}\n`, { mode: 0o644 });
   const current = await inspectRuntimePath(linkPath, {

@@ -1,6 +1,8 @@
 // The capability manifest `E/capabilities/manifest.json` (device-protocol.md §7.8): what Gatehouse
 // installed and owns. Loading is forgiving about shape (a section that is not an object is empty, a
 // malformed entry is dropped) but a file that is not JSON is a hard error and is kept as it is.
+// Sections are keyed by names the backend chose, so they are null-prototype objects: `__proto__`,
+// `constructor` or `toString` are names like any other, stored, listed and looked up as such.
 import fs from "node:fs/promises";
 import { z } from "zod";
 import { expandHome } from "../paths.js";
@@ -62,8 +64,26 @@ export interface CapabilityManifest {
   [key: string]: unknown;
 }
 
+/** A record with no prototype: any key is an own data property, `obj[key] = v` never sets a prototype. */
+export function nameRecord<T>(entries: Iterable<[string, T]> = []): Record<string, T> {
+  const out = Object.create(null) as Record<string, T>;
+  for (const [key, value] of entries) out[key] = value;
+  return out;
+}
+
 export function emptyManifest(): CapabilityManifest {
-  return { version: 1, revision: 0, skills: {}, plugins: {}, mcps: {} };
+  return { version: 1, revision: 0, skills: nameRecord(), plugins: nameRecord(), mcps: nameRecord() };
+}
+
+/** A deep copy whose sections are null-prototype records again (structuredClone would not keep that). */
+export function cloneManifest(manifest: CapabilityManifest): CapabilityManifest {
+  const copy = structuredClone(manifest);
+  return {
+    ...copy,
+    skills: nameRecord(Object.entries(copy.skills)),
+    plugins: nameRecord(Object.entries(copy.plugins)),
+    mcps: nameRecord(Object.entries(copy.mcps)),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -71,7 +91,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function section<S extends z.ZodType>(value: unknown, schema: S): Record<string, z.output<S>> {
-  const out: Record<string, z.output<S>> = {};
+  const out = nameRecord<z.output<S>>();
   if (!isRecord(value)) return out;
   for (const [key, entry] of Object.entries(value)) {
     const parsed = schema.safeParse(entry);

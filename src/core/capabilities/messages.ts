@@ -21,6 +21,15 @@ export const msg = {
   duplicateSkill: (name: string) => `Duplicate skill name in payload: ${name}`,
   duplicatePlugin: (key: string) => `Duplicate plugin in payload: ${key}`,
   duplicateMcp: (name: string) => `Duplicate MCP name in payload: ${name}`,
+  /** Gatehouse's own wording: two items would share a store folder or a runtime path. */
+  pathCollision: (item: string, other: string) =>
+    `Capability ${item} would share a folder with ${other}; it was not installed`,
+  /** Gatehouse's own wording: a file-system limit, found before anything changed (no local path). */
+  nameTooLong: (name: string, detail: string) =>
+    `Capability name is too long for this file system: ${name} (${detail})`,
+  /** Gatehouse's own wording: the MCP server definition is stored and sent in every heartbeat. */
+  mcpServerTooLarge: (name: string, reason: string) =>
+    `MCP server definition of ${name} is ${reason}; it was not stored`,
   // download
   httpStatus: (status: number) => `Capability package download failed with HTTP ${status}`,
   downloadFailed: (reason: string) => `Capability package download failed: ${reason}`,
@@ -41,6 +50,14 @@ export const msg = {
   unsupportedEntry: (name: string) => `Unsupported entry type in package: ${name}`,
   /** Gatehouse's own wording for an archive that cannot be read at all (the design is silent). */
   corruptPackage: (reason: string) => `Capability package is corrupt: ${reason}`,
+  /** Gatehouse's own wording: the time budget of one package ran out (sizes bound bytes, not time). */
+  extractTooSlow: (kind: PackageKind, ms: number) =>
+    `${capitalise(kind)} package took too long to extract (more than ${ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`})`,
+  /** Gatehouse's own wording: the environment failed the apply stage; links were restored to the manifest. */
+  applyFailed: (reason: string) =>
+    `Capability sync could not be applied (${reason}); the last synced state was restored`,
+  /** Gatehouse's own wording: the runner is stopping; nothing was changed. */
+  syncCancelled: "Capability sync was cancelled because Gatehouse is stopping; nothing was changed",
   missingSkillMd: "Skill package is missing SKILL.md",
   missingPluginManifest: "Plugin package is missing .codex-plugin/plugin.json or .claude-plugin/plugin.json",
   manifestNamesDiffer: "Codex and Claude Code plugin manifest names must match",

@@ -1,7 +1,10 @@
 // The `device:sync_capabilities` payload (device-protocol.md §7.1): validated and normalised before
-// anything on disk changes. Every failure here is a hard error; a repeated name only fails that item.
+// anything on disk changes. Every failure here is a hard error; a repeated name, or an MCP server
+// definition over its budget, only fails that item. Names are kept in Sets and Maps only (a skill
+// called `__proto__` is a name like any other).
 import { z } from "zod";
 import { msg } from "./messages.js";
+import { pluginKey } from "./naming.js";
 
 export type SyncMode = "merge" | "replace";
 
@@ -36,7 +39,12 @@ export interface McpItem {
   installedMcpId?: number;
   server: unknown;
   duplicate: boolean;
+  /** Why the server definition cannot be stored (too deep or too large); the item then fails. */
+  serverProblem?: string;
 }
+
+/** An MCP server definition is configuration: small and shallow. */
+export const MCP_SERVER_LIMITS = { maxDepth: 32, maxChars: 64 * 1024 };
 
 export interface SyncPayload {
   mode: SyncMode;
@@ -95,6 +103,35 @@ export function isSafeSegment(value: string): boolean {
 function safeSegment(value: string): string {
   if (!isSafeSegment(value)) throw new PayloadError(msg.unsafeName(value));
   return value;
+}
+
+/** A plugin name or marketplace: a safe segment without `@`, which would make `name@marketplace` ambiguous. */
+function safeKeyPart(value: string): string {
+  if (value.includes("@")) throw new PayloadError(msg.unsafeName(value));
+  return safeSegment(value);
+}
+
+/**
+ * Why `value` is over the MCP budget, or null. Iterative (an explicit stack), so a deep value cannot
+ * exhaust the call stack; stops as soon as a limit is passed.
+ */
+export function serverShapeProblem(value: unknown, limits = MCP_SERVER_LIMITS): string | null {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  let chars = 0;
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (typeof current === "string") chars += current.length + 2;
+    else if (current === null || typeof current !== "object") chars += String(current).length;
+    else {
+      if (depth + 1 > limits.maxDepth) return `nested deeper than ${limits.maxDepth} levels`;
+      for (const [key, child] of Object.entries(current)) {
+        chars += key.length + 4;
+        stack.push({ value: child, depth: depth + 1 });
+      }
+    }
+    if (chars > limits.maxChars) return `larger than ${limits.maxChars} characters`;
+  }
+  return null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -174,10 +211,10 @@ function parsePlugin(raw: unknown, seen: Set<string>): PluginItem {
     isRecord(f.source) && typeof f.source.marketplace === "string" ? f.source.marketplace : undefined;
   const marketplace = nonBlank(f.marketplace) ?? nonBlank(sourceMarketplace) ?? "wegent";
   const version = nonBlank(f.version) ?? "latest";
-  safeSegment(name);
-  safeSegment(marketplace);
+  safeKeyPart(name);
+  safeKeyPart(marketplace);
   safeSegment(version);
-  const key = `${name}@${marketplace}`;
+  const key = pluginKey(name, marketplace);
   const item: PluginItem = {
     name,
     marketplace,
@@ -202,6 +239,8 @@ function parseMcp(raw: unknown, seen: Set<string>): McpItem {
   const f = fields(McpFields, raw);
   const item: McpItem = { name, server: f.server ?? {}, duplicate: seen.has(name) };
   seen.add(name);
+  const problem = serverShapeProblem(item.server);
+  if (problem) item.serverProblem = problem;
   const installedMcpId = optionalId(f.installed_mcp_id);
   if (installedMcpId !== undefined) item.installedMcpId = installedMcpId;
   return item;

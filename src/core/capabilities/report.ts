@@ -7,6 +7,7 @@ import path from "node:path";
 import type { AppPaths } from "../paths.js";
 import { canonicalJson, compareCodePoints, sortByCodePoint } from "./canonical-json.js";
 import { claudeFilePaths, readRegistry } from "./claude-registry.js";
+import { COPY_MARKER, isInside, resolveStoreRoots } from "./links.js";
 import { emptyManifest, loadManifest, manifestPath, type CapabilityManifest } from "./manifest.js";
 
 export type ReportSkill = {
@@ -114,13 +115,32 @@ async function sortedNames(dir: string): Promise<string[]> {
   return names.sort(compareCodePoints);
 }
 
-async function localUserSkills(claudeHome: string, manifest: CapabilityManifest): Promise<ReportSkill[]> {
-  const dir = path.join(claudeHome, "skills");
+/**
+ * Gatehouse's own runtime path (a link into the store, or a copy marked as one) is never the user's,
+ * even when no manifest entry records it: a sync killed half-way leaves such links, and the next
+ * sync or start-up removes them.
+ */
+async function isGatehouseItem(p: string, storeRoots: string[]): Promise<boolean> {
+  const stat = await fs.lstat(p).catch(() => null);
+  if (!stat) return false;
+  if (stat.isSymbolicLink()) {
+    const raw = await fs.readlink(p).catch(() => null);
+    return raw !== null && storeRoots.some((root) => isInside(path.resolve(path.dirname(p), raw), root));
+  }
+  if (!stat.isDirectory()) return false;
+  const marker = (await fs.readFile(path.join(p, COPY_MARKER), "utf8").catch(() => "")).trim();
+  return marker !== "" && storeRoots.some((root) => isInside(marker, root));
+}
+
+async function localUserSkills(paths: AppPaths, manifest: CapabilityManifest): Promise<ReportSkill[]> {
+  const dir = path.join(paths.claudeHome, "skills");
+  const storeRoots = await resolveStoreRoots(paths.capabilityStore);
   const out: ReportSkill[] = [];
   for (const name of await sortedNames(dir)) {
     // dot entries are hidden files, and the temporary names of links being replaced
     if (name.startsWith(".") || Object.hasOwn(manifest.skills, name)) continue;
     const folder = path.join(dir, name);
+    if (await isGatehouseItem(folder, storeRoots)) continue;
     if ((await isFolder(folder)) && (await isFile(path.join(folder, "SKILL.md"))))
       out.push({ name, source: "local_user" });
   }
@@ -203,7 +223,7 @@ export async function buildCapabilityReport(paths: AppPaths): Promise<Capability
   try {
     const loaded = await loadManifest(paths.capabilityManifest);
     const manifest = loaded.ok ? loaded.manifest : emptyManifest();
-    const skills = [...managedSkills(manifest), ...(await localUserSkills(paths.claudeHome, manifest))];
+    const skills = [...managedSkills(manifest), ...(await localUserSkills(paths, manifest))];
     const plugins = await reportPlugins(paths, manifest);
     const mcps = reportMcps(manifest);
     return {

@@ -1,19 +1,19 @@
 // Global capability sync (device-protocol.md §7): one `device:sync_capabilities` payload in, one ack
-// out. Syncs run one at a time in arrival order. The order of operations is §7.9: validate and load
-// (hard errors change nothing), replace-removals, per-item conflict checks before any download,
-// download/stage/swap, links, Claude registry, manifest, garbage collection.
+// out. Syncs run one at a time in arrival order, in three stages:
+//   1. validate and load — a failure is a hard error and nothing has changed;
+//   2. plan every item (paths, lengths, collisions, conflicts — sync-plan.ts), then download and
+//      stage packages — only `store/.staging` changes, and a cancelled sync (the runner stopping)
+//      ends here as a hard error with nothing changed;
+//   3. apply: replace-removals, store migrations, swaps, links, MCPs, Claude registry, manifest,
+//      clean-up. It runs to the end once begun (it only renames, links and writes small files).
+// A process killed during stage 3 is repaired at the next start, before the first heartbeat
+// (reconcile.ts).
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../log.js";
 import type { AppPaths } from "../paths.js";
 import { DEFAULT_ARCHIVE_LIMITS, extractPackage, type ArchiveLimits } from "./archive.js";
-import {
-  claudeFilePaths,
-  ClaudeRegistryPatch,
-  loadClaudeFiles,
-  writeClaudeFiles,
-  type ClaudeFiles,
-} from "./claude-registry.js";
+import { claudeFilePaths, loadClaudeFiles, writeClaudeFiles, type ClaudeFiles } from "./claude-registry.js";
 import {
   checksumError,
   DEFAULT_DOWNLOAD_LIMITS,
@@ -22,40 +22,34 @@ import {
   resolvePackageUrl,
   type DownloadLimits,
 } from "./download.js";
+import { lastSyncRecord, writeLastSync, type LastSyncRecord, type SyncAck } from "./last-sync.js";
+import { isInside, type LinkOptions } from "./links.js";
 import {
-  lastSyncRecord,
-  writeLastSync,
-  type CapabilityKind,
-  type LastSyncRecord,
-  type SyncAck,
-  type SyncErrorEntry,
-  type SyncItemResult,
-  type SyncItemsAck,
-} from "./last-sync.js";
-import {
-  firstLinkBetween,
-  inspectRuntimePath,
-  isInside,
-  placeLink,
-  removeEmptyFolders,
-  removeOwnedPath,
-  resolveStoreRoots,
-  type LinkOptions,
-} from "./links.js";
-import {
+  cloneManifest,
   loadManifest,
-  manifestPath,
   manifestTimestamp,
   writeManifest,
   type CapabilityManifest,
   type ManifestPlugin,
-  type ManifestRuntime,
   type ManifestSkill,
 } from "./manifest.js";
 import { msg, type PackageKind } from "./messages.js";
-import { parseSyncPayload, type PluginItem, type SkillItem, type SyncPayload } from "./payload.js";
+import { parseSyncPayload, type SyncPayload } from "./payload.js";
+import { reconcileRuntime } from "./reconcile.js";
 import { buildCapabilityReport, type CapabilityReport } from "./report.js";
+import { RuntimeLinks } from "./runtime-links.js";
 import { CapabilityStore } from "./store.js";
+import {
+  planPlugin,
+  planSkill,
+  recordedStoreFolders,
+  refuseCollisions,
+  type Plan,
+  type PlanContext,
+  type PluginPlan,
+  type SkillPlan,
+} from "./sync-plan.js";
+import { fail, SyncRun } from "./sync-run.js";
 
 export interface SyncLimits extends ArchiveLimits, DownloadLimits {
   /** Packages downloaded and extracted at the same time (default 4). */
@@ -70,7 +64,7 @@ export interface CapabilitySyncDeps {
   now?: () => Date;
   logger: Logger;
   platform?: NodeJS.Platform;
-  /** Smaller limits make the size and count tests small. */
+  /** Smaller limits make the size, count and time tests small. */
   limits?: Partial<SyncLimits>;
   /** Injected in tests to simulate a file system where links are impossible. */
   symlink?: LinkOptions["symlink"];
@@ -88,45 +82,8 @@ export interface SyncProgress {
 
 export type SyncProgressListener = (event: SyncProgress) => void;
 
-interface SkillPlan {
-  kind: "skill";
-  item: SkillItem;
-  result: SyncItemResult;
-  storePath: string;
-  links: string[];
-  current: boolean;
-  /** Both runtime paths were already Gatehouse links to `storePath` when checked. */
-  linksInPlace: boolean;
-  staged?: string;
-}
-
-interface PluginPlan {
-  kind: "plugin";
-  item: PluginItem;
-  result: SyncItemResult;
-  /** Absent for a plugin without `installed_plugin_id`: recorded in the manifest only. */
-  storePath?: string;
-  claudeLink?: string;
-  codexLink?: string;
-  current: boolean;
-  /** Both runtime paths were already Gatehouse links to `storePath` when checked. */
-  linksInPlace: boolean;
-  staged?: string;
-}
-
-type Plan = SkillPlan | PluginPlan;
-
-function fail(result: SyncItemResult, error: string): void {
-  result.status = "failed";
-  result.error = error;
-}
-
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-async function isFile(p: string): Promise<boolean> {
-  return (await fs.stat(p).catch(() => null))?.isFile() ?? false;
 }
 
 function withoutTimestamp(entry: object | undefined): string {
@@ -155,26 +112,34 @@ const FS_CONCURRENCY = 8;
 /** Temp files of atomic writes that a killed process left next to the files Gatehouse writes. */
 const LEFTOVER_TEMP = /^\.(installed_plugins|settings|manifest|last-sync)\.json\.gatehouse-[0-9a-f]{12}$/;
 
+type Outcome = { ack: SyncAck; record: LastSyncRecord | null };
+
 export class CapabilitySync {
   private readonly paths: AppPaths;
   private readonly store: CapabilityStore;
+  private readonly links: RuntimeLinks;
   private readonly logger: Logger;
   private readonly now: () => Date;
   private readonly fetchImpl: typeof fetch;
   private readonly limits: SyncLimits;
+  private readonly platform: NodeJS.Platform;
   private readonly listeners = new Set<SyncProgressListener>();
   private queue: Promise<unknown> = Promise.resolve();
-  private last: { ack: SyncAck; record: LastSyncRecord | null } | null = null;
-  /** The store's resolved paths for the sync in progress (syncs never overlap). */
-  private storeRoots: string[] | undefined;
+  private last: Outcome | null = null;
+  /** Cancels the syncs queued or running now (`cancel()`); later syncs get a fresh one. */
+  private cancellation = new AbortController();
+  /** Runtime paths the items of the sync in progress will own: never retired by another item. */
+  private planned = new Set<string>();
 
   constructor(private readonly deps: CapabilitySyncDeps) {
     this.paths = deps.paths;
     this.logger = deps.logger.child("capabilities");
     this.now = deps.now ?? (() => new Date());
     this.fetchImpl = deps.fetch ?? fetch;
+    this.platform = deps.platform ?? process.platform;
     this.limits = { ...DEFAULT_ARCHIVE_LIMITS, ...DEFAULT_DOWNLOAD_LIMITS, concurrency: 4, ...deps.limits };
     this.store = new CapabilityStore(deps.paths.capabilityStore, { platform: deps.platform });
+    this.links = new RuntimeLinks({ paths: deps.paths, platform: deps.platform, symlink: deps.symlink });
   }
 
   /** Subscribes to progress events (for the UI); returns the unsubscribe function. */
@@ -184,7 +149,7 @@ export class CapabilitySync {
   }
 
   /** The last sync's ack and record in this process, or null. `readLastSync` reads the persisted one. */
-  lastResult(): { ack: SyncAck; record: LastSyncRecord | null } | null {
+  lastResult(): Outcome | null {
     return this.last;
   }
 
@@ -193,7 +158,11 @@ export class CapabilitySync {
     return buildCapabilityReport(this.paths);
   }
 
-  /** Start-up: empties staging and trash and removes temp files an interrupted write left behind. */
+  /**
+   * Start-up, before the device connects: empties staging and trash, removes temp files an
+   * interrupted write left behind, and makes links, Claude registry and manifest agree again after a
+   * sync killed half-way (reconcile.ts).
+   */
   startup(): Promise<void> {
     return this.enqueue(async () => {
       await this.store.prepare();
@@ -209,22 +178,47 @@ export class CapabilitySync {
           if ((await fs.lstat(file)).isFile()) await fs.rm(file, { force: true });
         }
       }
+      try {
+        await this.links.refreshStoreRoots();
+        await reconcileRuntime({
+          paths: this.paths,
+          store: this.store,
+          links: this.links,
+          logger: this.logger,
+        });
+      } catch (error) {
+        this.logger.error("could not reconcile the capability store with the manifest", {
+          error: errorText(error),
+        });
+      }
     });
+  }
+
+  /**
+   * Cancels the sync in progress and those queued behind it (the runner is stopping). A sync still
+   * downloading or extracting ends as a hard error with nothing changed; one already applying
+   * finishes. Syncs applied after this call run normally.
+   */
+  cancel(): void {
+    this.cancellation.abort();
+    this.cancellation = new AbortController();
   }
 
   /** Applies one `device:sync_capabilities` payload; never throws. Queued behind earlier syncs. */
   applySync(payload: unknown): Promise<SyncAck> {
+    const signal = this.cancellation.signal;
     return this.enqueue(async () => {
-      let ack: SyncAck;
-      let record: LastSyncRecord | null = null;
+      let outcome: Outcome;
       try {
-        ({ ack, record } = await this.runSync(payload));
+        outcome = await this.runSync(payload, signal);
       } catch (error) {
         this.logger.error("capability sync failed", { error: errorText(error) });
-        ack = { success: false, error: errorText(error) };
+        outcome = { ack: { success: false, error: errorText(error) }, record: null };
+      } finally {
+        this.planned = new Set();
       }
-      this.last = { ack, record };
-      return ack;
+      this.last = outcome;
+      return outcome.ack;
     });
   }
 
@@ -244,87 +238,115 @@ export class CapabilitySync {
     }
   }
 
-  private linkOptions(copies: Iterable<string> = []): LinkOptions {
-    return {
-      store: this.paths.capabilityStore,
-      storeRoots: this.storeRoots,
-      platform: this.deps.platform,
-      copies: new Set(copies),
-      symlink: this.deps.symlink,
-    };
-  }
+  private async runSync(raw: unknown, signal: AbortSignal): Promise<Outcome> {
+    const hardError = (error: string): Outcome => ({ ack: { success: false, error }, record: null });
+    if (signal.aborted) return hardError(msg.syncCancelled);
 
-  private resolve(p: string): string {
-    return path.resolve(manifestPath(p, this.paths.home));
-  }
-
-  private async runSync(raw: unknown): Promise<{ ack: SyncAck; record: LastSyncRecord | null }> {
     // 1. Validate and load: every failure here is a hard error and nothing has changed yet.
     const parsed = parseSyncPayload(raw);
-    if (!parsed.ok) return { ack: { success: false, error: parsed.error }, record: null };
+    if (!parsed.ok) return hardError(parsed.error);
     const payload = parsed.payload;
     const loaded = await loadManifest(this.paths.capabilityManifest);
-    if (!loaded.ok) return { ack: { success: false, error: loaded.error }, record: null };
+    if (!loaded.ok) return hardError(loaded.error);
     const old = loaded.manifest;
-    const next: CapabilityManifest = structuredClone(old);
+    const next = cloneManifest(old);
+    const skillNames = new Set(payload.skills.map((s) => s.name));
     const pluginKeys = new Set(payload.plugins.map((p) => p.key));
-    const removedPlugins =
-      payload.mode === "replace"
-        ? Object.entries(old.plugins).filter(([key, e]) => e.managed === true && !pluginKeys.has(key))
-        : [];
+    const replace = payload.mode === "replace";
+    const removedSkills = replace
+      ? Object.entries(old.skills).filter(([name, e]) => e.managed === true && !skillNames.has(name))
+      : [];
+    const removedPlugins = replace
+      ? Object.entries(old.plugins).filter(([key, e]) => e.managed === true && !pluginKeys.has(key))
+      : [];
     const claudePaths = claudeFilePaths(this.paths.claudeHome);
     let claude: ClaudeFiles | null = null;
     if (payload.plugins.length > 0 || removedPlugins.length > 0) {
       const files = await loadClaudeFiles(claudePaths);
-      if (!files.ok) return { ack: { success: false, error: files.error }, record: null };
+      if (!files.ok) return hardError(files.error);
       claude = files.value;
     }
 
-    const run = new SyncRun(payload);
-    // Folders the app creates for itself are private; CH and XH hold the user's agent credentials.
+    // 2. Plan every item, then download and stage. Only Gatehouse's own store folders change.
     await fs.mkdir(this.paths.capabilitiesDir, { recursive: true, mode: 0o700 });
     await this.store.ensureLayout();
-    this.storeRoots = await resolveStoreRoots(this.paths.capabilityStore);
-    if (payload.skills.length > 0 || payload.plugins.length > 0) {
-      for (const dir of [this.paths.claudeHome, this.paths.codexHome])
-        await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await this.links.refreshStoreRoots();
+    const run = new SyncRun(payload);
+    const ctx: PlanContext = {
+      claudeHome: this.paths.claudeHome,
+      codexHome: this.paths.codexHome,
+      skillsDir: this.store.skillsDir,
+      pluginsDir: this.store.pluginsDir,
+      platform: this.platform,
+      links: this.links,
+      old,
+      recordedStore: recordedStoreFolders(old, this.links),
+    };
+    const skillPlans = await mapLimit([...payload.skills.entries()], FS_CONCURRENCY, ([i, item]) =>
+      planSkill(item, run.skills[i]!, ctx),
+    );
+    const pluginPlans: PluginPlan[] = [];
+    for (const [i, item] of payload.plugins.entries()) {
+      pluginPlans.push(await planPlugin(item, run.plugins[i]!, ctx, claude));
     }
+    const removed = new Set([
+      ...removedSkills.map(([name]) => `skill ${name}`),
+      ...removedPlugins.map(([key]) => `plugin ${key}`),
+    ]);
+    this.planned = refuseCollisions(
+      [...skillPlans, ...pluginPlans],
+      this.untouchedEntries(old, payload, removed),
+    );
+    this.planMcps(payload, run);
     this.logger.info("capability sync started", {
       mode: payload.mode,
       skills: payload.skills.length,
       plugins: payload.plugins.length,
       mcps: payload.mcps.length,
     });
-
-    // 2. replace: managed entries absent from the payload are removed (owned links only).
-    if (payload.mode === "replace") await this.removeAbsent(payload, old, next, run, removedPlugins);
-
-    // 3. Skills, then plugins: conflicts for every item before any download.
-    const skillPlans = await mapLimit([...payload.skills.entries()], FS_CONCURRENCY, ([i, item]) =>
-      this.planSkill(item, run.skills[i]!, old),
-    );
-    const pluginPlans: PluginPlan[] = [];
-    for (const [i, item] of payload.plugins.entries()) {
-      pluginPlans.push(await this.planPlugin(item, run.plugins[i]!, old, claude));
+    const plans: Plan[] = [...skillPlans, ...pluginPlans];
+    await this.preparePackages(plans, run, signal);
+    if (signal.aborted) {
+      await Promise.all(plans.map((plan) => (plan.staged ? this.store.discard(plan.staged) : undefined)));
+      this.logger.info("capability sync cancelled before it changed anything");
+      return hardError(msg.syncCancelled);
     }
-    await this.preparePackages([...skillPlans, ...pluginPlans], run);
-    await this.installAll(skillPlans, pluginPlans, old, next, run);
 
-    // 4. MCPs: replace empties the managed ones first; both modes upsert by name.
-    this.applyMcps(payload, next, run);
-
-    // Links an interrupted sync left behind (owned, but in no manifest entry) go with this sync.
-    this.emit({ phase: "write", item: null, done: run.done, total: run.total });
-    const orphans = await this.findOrphanLinks(next);
-    await this.dropOrphanRegistryKeys(orphans, next, claude, run);
-
-    // 5. Claude files (only if changed), then the manifest.
-    if (!run.patch.isEmpty) await this.writeRegistry(claudePaths, old, next, run);
+    // 3. Apply. Folders the app creates for itself are private; CH and XH hold agent credentials.
+    // Item failures are recorded in the ack; if the environment fails the apply itself (a disk that is
+    // full, a folder that cannot be written), links and registry go back to the manifest on disk.
     next.revision = old.revision + 1;
     next.last_sync_at = manifestTimestamp(this.now());
-    await writeManifest(this.paths.capabilityManifest, next);
+    let orphans: string[];
+    try {
+      orphans = await this.apply({
+        payload,
+        old,
+        next,
+        run,
+        claude,
+        plans,
+        skillPlans,
+        pluginPlans,
+        removedSkills,
+        removedPlugins,
+      });
+    } catch (error) {
+      this.logger.error("capability sync could not be applied; restoring the last synced state", {
+        error: errorText(error),
+      });
+      await reconcileRuntime({
+        paths: this.paths,
+        store: this.store,
+        links: this.links,
+        logger: this.logger,
+      }).catch((caught: unknown) =>
+        this.logger.error("could not restore the last synced state", { error: errorText(caught) }),
+      );
+      return hardError(msg.applyFailed(errorText(error)));
+    }
 
-    // 6. Clean up: orphaned links, then store folders no manifest entry references.
+    // Clean up: orphaned links, then store folders no manifest entry references.
     this.emit({ phase: "cleanup", item: null, done: run.done, total: run.total });
     await this.cleanUp(orphans, next);
 
@@ -341,6 +363,71 @@ export class CapabilitySync {
     });
     this.emit({ phase: "done", item: null, done: run.done, total: run.total });
     return { ack, record };
+  }
+
+  /** Stage 3 up to the manifest write; returns the orphaned links for the clean-up. */
+  private async apply(stage: {
+    payload: SyncPayload;
+    old: CapabilityManifest;
+    next: CapabilityManifest;
+    run: SyncRun;
+    claude: ClaudeFiles | null;
+    plans: Plan[];
+    skillPlans: SkillPlan[];
+    pluginPlans: PluginPlan[];
+    removedSkills: Array<[string, ManifestSkill]>;
+    removedPlugins: Array<[string, ManifestPlugin]>;
+  }): Promise<string[]> {
+    const { payload, old, next, run, claude } = stage;
+    if (payload.skills.length > 0 || payload.plugins.length > 0) {
+      for (const dir of [this.paths.claudeHome, this.paths.codexHome])
+        await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    }
+    if (payload.mode === "replace")
+      await this.removeAbsent(stage.removedSkills, stage.removedPlugins, next, run);
+    await this.migrateStoreFolders(stage.plans);
+    await this.installAll(stage.skillPlans, stage.pluginPlans, old, next, run);
+    this.applyMcps(payload, next, run);
+
+    // Links an interrupted sync left behind (owned, but in no manifest entry) go with this sync.
+    this.emit({ phase: "write", item: null, done: run.done, total: run.total });
+    const orphans = await this.links.findOrphanLinks(next);
+    await this.dropOrphanRegistryKeys(orphans, next, claude, run);
+
+    // Claude files (only if changed), then the manifest.
+    if (!run.patch.isEmpty) await this.writeRegistry(claudeFilePaths(this.paths.claudeHome), old, next, run);
+    await writeManifest(this.paths.capabilityManifest, next);
+    return orphans;
+  }
+
+  /** The paths of the manifest entries this sync neither updates nor removes: they keep them. */
+  private untouchedEntries(
+    old: CapabilityManifest,
+    payload: SyncPayload,
+    removed: Set<string>,
+  ): Array<{ owner: string; paths: string[] }> {
+    const skillNames = new Set(payload.skills.map((s) => s.name));
+    const pluginKeys = new Set(payload.plugins.map((p) => p.key));
+    const out: Array<{ owner: string; paths: string[] }> = [];
+    const add = (owner: string, entry: ManifestSkill | ManifestPlugin) => {
+      if (removed.has(owner)) return;
+      const recorded = [entry.store_path, entry.runtime?.claude_link, entry.runtime?.codex_link];
+      out.push({ owner, paths: recorded.filter((p): p is string => !!p).map((p) => this.links.resolve(p)) });
+    };
+    for (const [name, entry] of Object.entries(old.skills))
+      if (!skillNames.has(name)) add(`skill ${name}`, entry);
+    for (const [key, entry] of Object.entries(old.plugins))
+      if (!pluginKeys.has(key)) add(`plugin ${key}`, entry);
+    return out;
+  }
+
+  /** A repeated name, or a server definition over its budget, fails the MCP item before anything runs. */
+  private planMcps(payload: SyncPayload, run: SyncRun): void {
+    for (const [i, item] of payload.mcps.entries()) {
+      const result = run.mcps[i]!;
+      if (item.duplicate) fail(result, msg.duplicateMcp(item.name));
+      else if (item.serverProblem) fail(result, msg.mcpServerTooLarge(item.name, item.serverProblem));
+    }
   }
 
   /** Swap, links, registry and manifest entry per item (§7.9 step 3, after the downloads). */
@@ -392,8 +479,7 @@ export class CapabilitySync {
     }
     for (const [i, item] of payload.mcps.entries()) {
       const result = run.mcps[i]!;
-      if (item.duplicate) fail(result, msg.duplicateMcp(item.name));
-      else {
+      if (result.status === "synced") {
         next.mcps[item.name] = {
           ...(item.installedMcpId !== undefined && { installed_mcp_id: item.installedMcpId }),
           server: item.server,
@@ -404,34 +490,16 @@ export class CapabilitySync {
     }
   }
 
-  private async removeRuntime(runtime: ManifestRuntime | undefined, cacheParent: boolean): Promise<void> {
-    const options = this.linkOptions((runtime?.copies ?? []).map((p) => this.resolve(p)));
-    for (const link of [runtime?.claude_link, runtime?.codex_link]) {
-      if (!link) continue;
-      const p = this.resolve(link);
-      await removeOwnedPath(p, options);
-      if (cacheParent && link === runtime?.claude_link) await this.removeEmptyCacheFolders(p);
-    }
-  }
-
-  private async removeEmptyCacheFolders(claudeLink: string): Promise<void> {
-    const cache = path.join(this.paths.claudeHome, "plugins", "cache");
-    if (isInside(claudeLink, cache)) await removeEmptyFolders(path.dirname(claudeLink), cache);
-  }
-
   private async removeAbsent(
-    payload: SyncPayload,
-    old: CapabilityManifest,
+    removedSkills: Array<[string, ManifestSkill]>,
+    removedPlugins: Array<[string, ManifestPlugin]>,
     next: CapabilityManifest,
     run: SyncRun,
-    removedPlugins: [string, ManifestPlugin][],
   ): Promise<void> {
-    const skillNames = new Set(payload.skills.map((s) => s.name));
-    for (const [name, entry] of Object.entries(old.skills)) {
-      if (entry.managed !== true || skillNames.has(name)) continue;
+    for (const [name, entry] of removedSkills) {
       this.emit({ phase: "remove", item: name, done: run.done, total: run.total });
       try {
-        await this.removeRuntime(entry.runtime, false);
+        await this.links.removeRuntime(entry.runtime, false);
         delete next.skills[name];
       } catch (error) {
         run.removalFailed({ kind: "skill", id: entry.skill_id, name, error: errorText(error) });
@@ -440,7 +508,7 @@ export class CapabilitySync {
     for (const [key, entry] of removedPlugins) {
       this.emit({ phase: "remove", item: key, done: run.done, total: run.total });
       try {
-        await this.removeRuntime(entry.runtime, true);
+        await this.links.removeRuntime(entry.runtime, true);
         run.patch.removePlugin(key);
         run.registryOwners.set(key, { kind: "removal", entry });
         delete next.plugins[key];
@@ -455,113 +523,30 @@ export class CapabilitySync {
     }
   }
 
-  private async planSkill(
-    item: SkillItem,
-    result: SyncItemResult,
-    old: CapabilityManifest,
-  ): Promise<SkillPlan> {
-    const storePath = this.store.skillFolder(item.skillId, item.namespace, item.name);
-    const links = [
-      path.join(this.paths.claudeHome, "skills", item.name),
-      path.join(this.paths.codexHome, "skills", item.name),
-    ];
-    const plan: SkillPlan = {
-      kind: "skill",
-      item,
-      result,
-      storePath,
-      links,
-      current: false,
-      linksInPlace: false,
-    };
-    if (item.duplicate) {
-      fail(result, msg.duplicateSkill(item.name));
-      return plan;
-    }
-    const previous = old.skills[item.name];
-    const options = this.linkOptions((previous?.runtime?.copies ?? []).map((p) => this.resolve(p)));
-    let inPlace = 0;
-    for (const link of links) {
-      const state = await inspectRuntimePath(link, options);
-      if (state.kind === "user") {
-        fail(result, msg.skillPathOccupied);
-        return plan;
-      }
-      if (state.kind === "owned" && !state.copy && state.target === storePath) inPlace++;
-    }
-    plan.linksInPlace = inPlace === links.length;
-    plan.current =
-      (await isFile(path.join(storePath, "SKILL.md"))) &&
-      (item.contentHash === undefined ||
-        (previous?.skill_id === item.skillId &&
-          previous.namespace === item.namespace &&
-          previous.content_hash === item.contentHash));
-    return plan;
-  }
-
-  private async planPlugin(
-    item: PluginItem,
-    result: SyncItemResult,
-    old: CapabilityManifest,
-    claude: ClaudeFiles | null,
-  ): Promise<PluginPlan> {
-    const plan: PluginPlan = { kind: "plugin", item, result, current: false, linksInPlace: false };
-    if (item.duplicate) {
-      fail(result, msg.duplicatePlugin(item.key));
-      return plan;
-    }
-    const previous = old.plugins[item.key];
-    const cache = path.join(this.paths.claudeHome, "plugins", "cache");
-    const claudeLink = path.join(cache, item.marketplace, item.name, item.version);
-    const codexLink = path.join(this.paths.codexHome, "plugins", `${item.name}-${item.marketplace}`);
-    const options = this.linkOptions((previous?.runtime?.copies ?? []).map((p) => this.resolve(p)));
-    const ownedByUs = previous?.managed === true;
-    if (claude && Object.hasOwn(claude.plugins, item.key) && !ownedByUs) {
-      // A registry entry written by an interrupted sync points at our own link: repair, not conflict.
-      const entry = claude.plugins[item.key];
-      const first = Array.isArray(entry) ? (entry[0] as Record<string, unknown> | undefined) : undefined;
-      const leftover =
-        first?.installPath === claudeLink && (await inspectRuntimePath(claudeLink, options)).kind === "owned";
-      if (!leftover) {
-        fail(result, msg.pluginRegisteredByUser(item.key));
-        return plan;
+  /**
+   * Items current in a folder named the earlier way move to their new folder first, before any swap
+   * could land on the old name. If a move fails, that item fails, and so does any item whose new
+   * folder is the one that could not be moved away.
+   */
+  private async migrateStoreFolders(plans: Plan[]): Promise<void> {
+    const stuck = new Map<string, string>();
+    for (const plan of plans) {
+      if (plan.result.status !== "synced" || !plan.migrateFrom || !plan.storePath) continue;
+      try {
+        await this.store.swapIntoPlace(plan.migrateFrom, plan.storePath);
+      } catch (error) {
+        fail(plan.result, errorText(error));
+        stuck.set(plan.migrateFrom, errorText(error));
       }
     }
-    if (item.installedPluginId === undefined) return plan; // manifest only, no files
-    const linkedParent = await firstLinkBetween(cache, path.dirname(claudeLink));
-    if (linkedParent) {
-      fail(result, msg.managedPathSymlink(linkedParent));
-      return plan;
+    for (const plan of plans) {
+      const error = plan.storePath ? stuck.get(plan.storePath) : undefined;
+      if (error !== undefined && plan.result.status === "synced") fail(plan.result, error);
     }
-    const storePath = this.store.pluginFolder(
-      item.installedPluginId,
-      item.marketplace,
-      item.name,
-      item.version,
-    );
-    let inPlace = 0;
-    for (const link of [claudeLink, codexLink]) {
-      const state = await inspectRuntimePath(link, options);
-      if (state.kind === "user") {
-        fail(result, msg.pluginPathOccupied);
-        return plan;
-      }
-      if (state.kind === "owned" && !state.copy && state.target === storePath) inPlace++;
-    }
-    plan.linksInPlace = inPlace === 2;
-    plan.storePath = storePath;
-    plan.claudeLink = claudeLink;
-    plan.codexLink = codexLink;
-    const hasManifest =
-      (await isFile(path.join(plan.storePath, ".claude-plugin", "plugin.json"))) ||
-      (await isFile(path.join(plan.storePath, ".codex-plugin", "plugin.json")));
-    plan.current = hasManifest && (item.checksum === undefined || previous?.checksum === item.checksum);
-    if (!plan.current && !item.downloadPath) fail(result, msg.pluginUnavailable(item.key));
-    return plan;
   }
 
   /** Download → checksum → extract into staging, a few packages at a time. Nothing else changes. */
-  private async preparePackages(plans: Plan[], run: SyncRun): Promise<void> {
+  private async preparePackages(plans: Plan[], run: SyncRun, signal: AbortSignal): Promise<void> {
     const needed = plans.filter(
       (p) => p.result.status === "synced" && !p.current && (p.kind === "skill" || p.storePath),
     );
@@ -569,6 +554,7 @@ export class CapabilitySync {
     const backendUrl = this.deps.backendUrl();
     const token = await this.token();
     await mapLimit(needed, this.limits.concurrency, async (plan) => {
+      if (signal.aborted) return fail(plan.result, msg.syncCancelled);
       const kind: PackageKind = plan.kind;
       const label = plan.kind === "skill" ? plan.item.name : plan.item.key;
       this.emit({ phase: "download", item: label, done: run.done, total: run.total });
@@ -584,6 +570,7 @@ export class CapabilitySync {
         token,
         fetch: this.fetchImpl,
         limits: this.limits,
+        signal,
       });
       if (!download.ok) return fail(plan.result, download.error);
       const mismatch = checksumError(kind, plan.item.checksum, download.bytes);
@@ -591,7 +578,7 @@ export class CapabilitySync {
       let staged: string | null = null;
       try {
         staged = await this.store.newStaging();
-        const extracted = await extractPackage(download.bytes, kind, staged, this.limits);
+        const extracted = await extractPackage(download.bytes, kind, staged, this.limits, signal);
         if (!extracted.ok) {
           await this.store.discard(staged);
           return fail(plan.result, extracted.error);
@@ -616,30 +603,9 @@ export class CapabilitySync {
     }
   }
 
-  /** Places the links of an item and records which had to be copies. */
-  private async placeLinks(links: string[], target: string, previousCopies: string[]): Promise<string[]> {
-    const options = this.linkOptions(previousCopies.map((p) => this.resolve(p)));
-    const copies: string[] = [];
-    for (const link of links) {
-      if ((await placeLink(link, target, options)) === "copied") copies.push(link);
-    }
-    return copies;
-  }
-
-  /** Removes the previous entry's runtime paths that the new entry no longer uses (owned only). */
-  private async retireRuntime(
-    previous: ManifestRuntime | undefined,
-    keep: string[],
-    cacheParent: boolean,
-  ): Promise<void> {
-    const options = this.linkOptions((previous?.copies ?? []).map((p) => this.resolve(p)));
-    for (const link of [previous?.claude_link, previous?.codex_link]) {
-      if (!link) continue;
-      const p = this.resolve(link);
-      if (keep.includes(p)) continue;
-      await removeOwnedPath(p, options);
-      if (cacheParent && link === previous?.claude_link) await this.removeEmptyCacheFolders(p);
-    }
+  /** Removes the previous entry's runtime paths that no item of this sync uses any more (owned only). */
+  private retireRuntime(previous: ManifestSkill["runtime"], cacheParent: boolean): Promise<void> {
+    return this.links.removeRuntime(previous, cacheParent, this.planned);
   }
 
   private stamp(previous: object | undefined, entry: object, changed: boolean): string {
@@ -660,8 +626,8 @@ export class CapabilitySync {
     // ownership re-checked at the moment of writing.
     const copies = plan.linksInPlace
       ? []
-      : await this.placeLinks(plan.links, plan.storePath, previous?.runtime?.copies ?? []);
-    await this.retireRuntime(previous?.runtime, plan.links, false);
+      : await this.links.placeLinks(plan.links, plan.storePath, this.links.copiesOf(previous?.runtime));
+    await this.retireRuntime(previous?.runtime, false);
     const [claudeLink, codexLink] = plan.links as [string, string];
     const entry: ManifestSkill = {
       skill_id: item.skillId,
@@ -693,10 +659,10 @@ export class CapabilitySync {
     };
     if (!plan.storePath || !plan.claudeLink || !plan.codexLink) {
       // No installed_plugin_id: recorded in the manifest only; files from an earlier sync are retired.
-      await this.retireRuntime(previous?.runtime, [], true);
+      await this.retireRuntime(previous?.runtime, true);
       if (previous?.runtime?.claude_link) {
         run.patch.removePlugin(item.key);
-        run.registryOwners.set(item.key, { kind: "item", plan });
+        run.registryOwners.set(item.key, { kind: "item", result: plan.result });
       }
       const entry: ManifestPlugin = { managed: true, ...base };
       entry.updated_at = this.stamp(previous, entry, false);
@@ -711,11 +677,11 @@ export class CapabilitySync {
     const links = [plan.claudeLink, plan.codexLink];
     const copies = plan.linksInPlace
       ? []
-      : await this.placeLinks(links, plan.storePath, previous?.runtime?.copies ?? []);
-    await this.retireRuntime(previous?.runtime, links, true);
+      : await this.links.placeLinks(links, plan.storePath, this.links.copiesOf(previous?.runtime));
+    await this.retireRuntime(previous?.runtime, true);
     run.patch.setPlugin(item.key, { installPath: plan.claudeLink, version: item.version, packageChanged });
     run.patch.setEnabled(item.key, item.enabled);
-    run.registryOwners.set(item.key, { kind: "item", plan });
+    run.registryOwners.set(item.key, { kind: "item", result: plan.result });
     const entry: ManifestPlugin = {
       ...base,
       ...(item.checksum !== undefined && { checksum: item.checksum }),
@@ -751,7 +717,7 @@ export class CapabilitySync {
       const previous = old.plugins[key];
       if (previous) next.plugins[key] = previous;
       else delete next.plugins[key];
-      if (owner.kind === "item") fail(owner.plan.result, error);
+      if (owner.kind === "item") fail(owner.result, error);
       else
         run.removalFailed({
           kind: "plugin",
@@ -762,47 +728,6 @@ export class CapabilitySync {
     }
   }
 
-  /** Every runtime path the manifest records, resolved. */
-  private expectedRuntimePaths(manifest: CapabilityManifest): Set<string> {
-    const out = new Set<string>();
-    for (const entry of [...Object.values(manifest.skills), ...Object.values(manifest.plugins)]) {
-      for (const link of [entry.runtime?.claude_link, entry.runtime?.codex_link])
-        if (link) out.add(this.resolve(link));
-    }
-    return out;
-  }
-
-  /** Owned links in the runtime folders that no manifest entry records (left by an interrupted sync). */
-  private async findOrphanLinks(manifest: CapabilityManifest): Promise<string[]> {
-    const expected = this.expectedRuntimePaths(manifest);
-    const options = this.linkOptions();
-    const candidates: string[] = [];
-    const list = async (dir: string) =>
-      (await fs.readdir(dir).catch(() => [] as string[])).map((n) => path.join(dir, n));
-    for (const dir of [
-      path.join(this.paths.claudeHome, "skills"),
-      path.join(this.paths.codexHome, "skills"),
-      path.join(this.paths.codexHome, "plugins"),
-    ]) {
-      candidates.push(...(await list(dir)));
-    }
-    const cache = path.join(this.paths.claudeHome, "plugins", "cache");
-    const isRealFolder = async (p: string) => (await fs.lstat(p).catch(() => null))?.isDirectory() ?? false;
-    for (const marketplace of await list(cache)) {
-      if (!(await isRealFolder(marketplace))) continue;
-      for (const name of await list(marketplace)) {
-        if (await isRealFolder(name)) candidates.push(...(await list(name)));
-      }
-    }
-    const orphans: string[] = [];
-    for (const candidate of candidates) {
-      if (expected.has(candidate)) continue;
-      const state = await inspectRuntimePath(candidate, options);
-      if (state.kind === "owned") orphans.push(candidate);
-    }
-    return orphans;
-  }
-
   /** Registry keys an interrupted sync wrote for links that are now orphans go with those links. */
   private async dropOrphanRegistryKeys(
     orphans: string[],
@@ -810,36 +735,26 @@ export class CapabilitySync {
     loaded: ClaudeFiles | null,
     run: SyncRun,
   ): Promise<void> {
-    const cache = path.join(this.paths.claudeHome, "plugins", "cache");
-    const orphanCache = new Set(orphans.filter((o) => isInside(o, cache)));
-    if (orphanCache.size === 0) return;
+    if (!orphans.some((o) => isInside(o, this.links.cacheDir))) return;
     let claude = loaded;
     if (!claude) {
       const files = await loadClaudeFiles(claudeFilePaths(this.paths.claudeHome));
       if (!files.ok) return this.logger.warn("left the Claude plugin registry alone", { error: files.error });
       claude = files.value;
     }
-    for (const [key, value] of Object.entries(claude.plugins)) {
-      if (manifest.plugins[key]?.managed === true || run.patch.plugins.has(key)) continue;
-      const first = Array.isArray(value) ? (value[0] as Record<string, unknown> | undefined) : undefined;
-      if (typeof first?.installPath === "string" && orphanCache.has(first.installPath))
-        run.patch.removePlugin(key);
-    }
+    this.links.orphanRegistryKeys(orphans, manifest, claude, run.patch);
   }
 
   private async cleanUp(orphans: string[], manifest: CapabilityManifest): Promise<void> {
-    const options = this.linkOptions();
-    for (const orphan of orphans) {
-      try {
-        await removeOwnedPath(orphan, options);
-        await this.removeEmptyCacheFolders(orphan);
-      } catch (error) {
-        this.logger.warn("could not remove a leftover link", { path: orphan, error: errorText(error) });
-      }
+    for (const failure of await this.links.removeOrphans(orphans)) {
+      this.logger.warn("could not remove a leftover link", {
+        path: failure.path,
+        error: errorText(failure.error),
+      });
     }
     const referenced = new Set<string>();
     for (const entry of [...Object.values(manifest.skills), ...Object.values(manifest.plugins)]) {
-      if (entry.store_path) referenced.add(this.resolve(entry.store_path));
+      if (entry.store_path) referenced.add(this.links.resolve(entry.store_path));
     }
     try {
       const removed = await this.store.collectGarbage(referenced);
@@ -847,69 +762,5 @@ export class CapabilitySync {
     } catch (error) {
       this.logger.warn("store garbage collection failed", { error: errorText(error) });
     }
-  }
-}
-
-type RegistryOwner = { kind: "item"; plan: PluginPlan } | { kind: "removal"; entry: ManifestPlugin };
-
-/** Per-sync state: item results in payload order, removal errors, the pending registry patch. */
-class SyncRun {
-  readonly skills: SyncItemResult[];
-  readonly plugins: SyncItemResult[];
-  readonly mcps: SyncItemResult[];
-  readonly removalErrors: SyncErrorEntry[] = [];
-  readonly patch = new ClaudeRegistryPatch();
-  readonly registryOwners = new Map<string, RegistryOwner>();
-  readonly total: number;
-  done = 0;
-
-  constructor(payload: SyncPayload) {
-    const result = (id: number | undefined, name: string): SyncItemResult => ({
-      ...(id !== undefined && { id }),
-      name,
-      status: "synced",
-    });
-    this.skills = payload.skills.map((s) => result(s.skillId, s.name));
-    this.plugins = payload.plugins.map((p) => result(p.installedPluginId, p.name));
-    this.mcps = payload.mcps.map((m) => result(m.installedMcpId, m.name));
-    this.total = this.skills.length + this.plugins.length + this.mcps.length;
-  }
-
-  finish(): void {
-    this.done++;
-  }
-
-  removalFailed(entry: { kind: CapabilityKind; id: number | undefined; name: string; error: string }): void {
-    this.removalErrors.push({
-      kind: entry.kind,
-      ...(entry.id !== undefined && { id: entry.id }),
-      name: entry.name,
-      error: entry.error,
-    });
-  }
-
-  ack(): SyncItemsAck {
-    const failures = (kind: CapabilityKind, results: SyncItemResult[]): SyncErrorEntry[] =>
-      results
-        .filter((r) => r.status === "failed")
-        .map((r) => ({
-          kind,
-          ...(r.id !== undefined && { id: r.id }),
-          name: r.name,
-          error: r.error ?? "failed",
-        }));
-    const errors = [
-      ...this.removalErrors,
-      ...failures("skill", this.skills),
-      ...failures("plugin", this.plugins),
-      ...failures("mcp", this.mcps),
-    ];
-    return {
-      success: errors.length === 0,
-      skills: this.skills,
-      plugins: this.plugins,
-      mcps: this.mcps,
-      errors,
-    };
   }
 }

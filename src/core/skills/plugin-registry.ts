@@ -6,6 +6,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
+import { codexPluginLinkName, legacyCodexPluginLinkName } from "../capabilities/naming.js";
 import { expandHome } from "../paths.js";
 import { compareCodePoints } from "./discovery.js";
 
@@ -104,8 +105,14 @@ async function codexInstallPath(
   name: string,
   marketplace: string,
 ): Promise<string | null> {
-  const link = path.join(codexHome, "plugins", `${name}-${marketplace}`);
-  if (await isDirectory(link)) return link;
+  // The link a sync makes today, then the name earlier versions used (capabilities/naming.ts).
+  for (const folder of [
+    codexPluginLinkName(name, marketplace),
+    legacyCodexPluginLinkName(name, marketplace),
+  ]) {
+    const link = path.join(codexHome, "plugins", folder);
+    if (await isDirectory(link)) return link;
+  }
   const versions = path.join(codexHome, "plugins", "cache", marketplace, name);
   const names = await fs.readdir(versions).catch(() => [] as string[]);
   let best: { dir: string; mtime: number } | null = null;

@@ -11,7 +11,7 @@ import {
   stripVerbatimPrefix,
   upperCaseDrive,
 } from "./normalise.js";
-import { protectionOf, type ProtectedFolders } from "./protected-folders.js";
+import { protectionOf, type ProtectedFolders, type RealpathFn } from "./protected-folders.js";
 import {
   isWithinComponents,
   joinComponents,
@@ -38,6 +38,8 @@ export interface PathContext {
   /** Every active root, W included. */
   roots: readonly ActiveRoot[];
   protect: ProtectedFolders;
+  /** Default `fs.realpath` (tests count the calls). */
+  realpath?: RealpathFn;
 }
 
 export type PathCheck =
@@ -73,34 +75,42 @@ function normaliseReal(p: string, platform: Platform): string {
   return platform === "win32" ? upperCaseDrive(stripVerbatimPrefix(p)) : p;
 }
 
+/** Longer requests are refused before anything touches the file system (PATH_MAX on Linux). */
+export const MAX_REQUESTED_PATH_CHARS = 4096;
+
+type RealpathAttempt = { ok: true; real: string } | { ok: false; code: string };
+
+const MISSING = new Set(["ENOENT", "ENOTDIR"]);
+const INVALID = new Set(["ELOOP", "ENAMETOOLONG"]);
+
 /**
  * Step 5. The real path of the longest leading run of components that exists, with the missing
  * rest appended unchanged. `..` in the missing rest is refused on POSIX (its meaning depends on
  * folders that do not exist yet). Access errors are remembered and reported after containment,
  * so nothing is said about folders outside the allowed roots.
+ *
+ * realpath resolves a path component by component, so if a prefix resolves every shorter prefix
+ * does, and the full path fails for the same reason as the first prefix that fails. The full path
+ * is tried first (one call when it exists); otherwise the longest existing prefix is found by
+ * bisection: O(log n) realpath calls for n components, never one per prefix.
  */
-export async function resolveRealForm(start: string, platform: Platform): Promise<RealForm> {
+export async function resolveRealForm(
+  start: string,
+  platform: Platform,
+  realpath: RealpathFn = (p) => fs.realpath(p),
+): Promise<RealForm> {
   const comps = pathComponents(start, platform);
-  let problem: RealForm["problem"] = null;
-  for (let n = comps.length; n >= 1; n -= 1) {
-    const prefix = joinComponents(comps.slice(0, n), platform);
-    let real: string;
+  const attempt = async (n: number): Promise<RealpathAttempt> => {
     try {
-      real = normaliseReal(await fs.realpath(prefix), platform);
+      return {
+        ok: true,
+        real: normaliseReal(await realpath(joinComponents(comps.slice(0, n), platform)), platform),
+      };
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") continue;
-      if (code === "ELOOP" || code === "ENAMETOOLONG") {
-        return {
-          resolved: start,
-          existing: start,
-          missing: [],
-          problem: { code: "invalid-path", reason: code },
-        };
-      }
-      problem ??= { code: "unreadable", reason: code ?? (error as Error).message };
-      continue;
+      return { ok: false, code: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
     }
+  };
+  const found = (n: number, real: string, problem: RealForm["problem"]): RealForm => {
     const missing = comps.slice(n);
     if (missing.includes("..")) {
       problem = { code: "invalid-path", reason: "`..` after a folder that does not exist" };
@@ -109,13 +119,39 @@ export async function resolveRealForm(start: string, platform: Platform): Promis
       ? joinComponents([...pathComponents(real, platform), ...missing], platform)
       : real;
     return { resolved, existing: real, missing, problem };
-  }
-  return {
+  };
+  const noRoot: RealForm = {
     resolved: start,
     existing: start,
     missing: [],
     problem: { code: "invalid-path", reason: "no root" },
   };
+  if (comps.length === 0) return noRoot;
+  const full = await attempt(comps.length);
+  if (full.ok) return found(comps.length, full.real, null);
+  if (INVALID.has(full.code)) {
+    return {
+      resolved: start,
+      existing: start,
+      missing: [],
+      problem: { code: "invalid-path", reason: full.code },
+    };
+  }
+  const problem: RealForm["problem"] = MISSING.has(full.code)
+    ? null
+    : { code: "unreadable", reason: full.code };
+  let best: { n: number; real: string } | null = null;
+  let low = 1;
+  let high = comps.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const result = await attempt(mid);
+    if (result.ok) {
+      best = { n: mid, real: result.real };
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return best ? found(best.n, best.real, problem) : noRoot;
 }
 
 export function containingRoot(p: string, ctx: PathContext): ActiveRoot | null {
@@ -160,6 +196,8 @@ export function requestedTextForms(
   raw: string,
   ctx: Pick<PathContext, "platform" | "home" | "workspace">,
 ): { absolute: string; lexical: string } | { problem: string } {
+  if (raw.length > MAX_REQUESTED_PATH_CHARS)
+    return { problem: `longer than ${MAX_REQUESTED_PATH_CHARS} characters` };
   const problem = pathSyntaxProblem(raw, ctx.platform);
   if (problem) return { problem };
   const expanded = expandRequestedPath(raw, ctx.home, ctx.platform);
@@ -218,7 +256,7 @@ async function evaluate(start: string, lexical: string, ctx: PathContext): Promi
   const { platform } = ctx;
   const lexicalLabel = protectionOf(lexical, ctx.protect);
   if (lexicalLabel) return failure("sensitive-directory", lexicalLabel, { lexical, resolved: null });
-  const real = await resolveRealForm(start, platform);
+  const real = await resolveRealForm(start, platform, ctx.realpath);
   if (real.problem?.code === "invalid-path") {
     return failure("invalid-path", real.problem.reason, { lexical, resolved: real.resolved });
   }

@@ -4,7 +4,9 @@
 //
 // Requests are handled one at a time in arrival order (a cancel that arrives right after an execute
 // always sees it), each quickly: turns run off that queue. At most `max_concurrent_tasks` runs are
-// started; the rest wait in a FIFO queue.
+// started; the rest wait in a FIFO queue. A slot is taken in `pump` and given back in exactly one
+// place, `runEntry`'s `finally` (or `stopEntry`/`shutdown` for a run they end): nothing a request
+// carries and no failing event emit can keep it.
 import type { Logger } from "../../core/log.js";
 import type { RuntimeKind } from "../../core/runtime/index.js";
 import type { TaskEventSink, TaskRegistry, TaskSnapshot } from "../../core/tasks/task-registry.js";
@@ -97,7 +99,7 @@ export class TaskRunner implements TaskRegistry {
       if (typeof filled.auth_token === "string") this.logger.addSecret(filled.auth_token);
       const taskId = String(identity.taskId);
       const subtaskId = String(identity.subtaskId);
-      const stream = new ResponseStream(newTaskRun(identity, this.now), events);
+      const stream = new ResponseStream(newTaskRun(identity, this.now), this.safeSink(events));
       if (this.closed) {
         stream.failed(SHUTDOWN_MESSAGE);
         return;
@@ -212,10 +214,10 @@ export class TaskRunner implements TaskRegistry {
     await this.serial(async () => {
       this.closed = true;
       for (const entry of [...this.queue, ...this.running.values()]) {
-        entry.stream.failed(SHUTDOWN_MESSAGE);
         entry.abort.abort();
-        void entry.process?.stop();
+        void entry.process?.stop().catch(() => undefined);
         this.release(entry);
+        entry.stream.failed(SHUTDOWN_MESSAGE);
       }
       this.queue.length = 0;
     });
@@ -247,12 +249,25 @@ export class TaskRunner implements TaskRegistry {
 
   /** §6.3/§6.4: a queued run is removed, a running one stopped; either way `response.incomplete`. */
   private stopEntry(entry: RunEntry, reason: StopReason): Promise<void> {
-    entry.stream.incomplete(reason);
     entry.abort.abort();
-    void entry.process?.stop();
+    void entry.process?.stop().catch(() => undefined);
     this.release(entry);
+    entry.stream.incomplete(reason);
     this.pump();
     return entry.done;
+  }
+
+  /** Task events are best effort: an emit that throws is logged and never unwinds slot accounting. */
+  private safeSink(events: TaskEventSink): TaskEventSink {
+    return {
+      emit: (eventType, body, options) => {
+        try {
+          events.emit(eventType, body, options);
+        } catch (error) {
+          this.logger.error(`Could not send the task event ${eventType}`, { error });
+        }
+      },
+    };
   }
 
   /** The run leaves `running_task_ids` and the queue; its slot is free. */
@@ -271,7 +286,7 @@ export class TaskRunner implements TaskRegistry {
       entry.state = "running";
       entry.startedAt = this.now();
       this.running.set(entry.subtaskId, entry);
-      entry.stream.created(); // §6.1 step 6: starting = response.created + running id
+      // From here the slot is the run's: runEntry gives it back whatever happens.
       const turn = this.runEntry(entry);
       this.turns.add(turn);
       void turn.finally(() => this.turns.delete(turn));
@@ -287,6 +302,7 @@ export class TaskRunner implements TaskRegistry {
       sessionKey,
     };
     try {
+      entry.stream.created(); // §6.1 step 6: starting = response.created + running id
       await entry.after;
       if (!entry.abort.signal.aborted) {
         await runTurn(ctx, {
@@ -310,12 +326,16 @@ export class TaskRunner implements TaskRegistry {
       entry.stream.failed(`Gatehouse could not run the task: ${(error as Error).message}`);
     } finally {
       if (entry.process) await entry.process.stop().catch(() => undefined);
-      if (entry.stream.ended === null) entry.stream.failed("The task ended without a result.");
-      await this.serial(async () => {
-        this.release(entry);
-        this.pump();
-      });
-      entry.finish();
+      try {
+        if (entry.stream.ended === null) entry.stream.failed("The task ended without a result.");
+      } finally {
+        // serial() never rejects: the slot goes back even when the lines above threw.
+        await this.serial(async () => {
+          this.release(entry);
+          this.pump();
+        });
+        entry.finish();
+      }
     }
   }
 

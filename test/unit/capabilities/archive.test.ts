@@ -22,7 +22,11 @@ afterEach(async () => t.cleanup());
 
 const SKILL = { name: "SKILL.md", data: skillMd("demo") } as const;
 
-async function refused(bytes: Buffer, kind: "skill" | "plugin", limits?: ArchiveLimits): Promise<string> {
+async function refused(
+  bytes: Buffer,
+  kind: "skill" | "plugin",
+  limits?: Partial<ArchiveLimits>,
+): Promise<string> {
   const result = await extractPackage(bytes, kind, dest, limits);
   if (result.ok) throw new Error("expected the package to be refused");
   // nothing was written anywhere: the staging folder is empty and nothing appeared next to it

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/core/log.js";
 import type { TaskEventSink } from "../../../src/device/deps.js";
+import { MAX_REMEMBERED_CANCELS } from "../../../src/core/tasks/remembered-cancels.js";
 import { createIdleTaskRegistry, RememberedCancels } from "../../../src/device/idle-task-registry.js";
 
 describe("remembered cancels", () => {
@@ -12,6 +13,24 @@ describe("remembered cancels", () => {
     expect(cancels.consume("5", "51")).toBe(false);
     expect(cancels.consume("5", "50")).toBe(true);
     expect(cancels.consume("5", "50")).toBe(false);
+  });
+
+  it("a flood of cancels for tasks that never come keeps at most 10 000, the oldest dropped first", () => {
+    let now = 0;
+    const cancels = new RememberedCancels(() => now);
+    for (let i = 0; i < 30_000; i++) {
+      now += 1;
+      cancels.remember({ taskId: String(i), subtaskId: null });
+    }
+    expect(cancels.size()).toBe(MAX_REMEMBERED_CANCELS);
+    expect(cancels.consume("19999", "1")).toBe(false);
+    expect(cancels.consume("20000", "1")).toBe(true);
+    expect(cancels.consume("29999", "1")).toBe(true);
+    // A renewed cancel counts from its renewal: it outlives older ones.
+    cancels.remember({ taskId: "20001", subtaskId: null });
+    now += 10 * 60 * 1000 - 5_000;
+    expect(cancels.consume("20002", "1")).toBe(false);
+    expect(cancels.consume("20001", "1")).toBe(true);
   });
 
   it("a remembered cancel expires after 10 minutes", () => {
