@@ -31,6 +31,8 @@ export interface OptionSpec {
   effect?: Effect;
   /** Its value is a file written to: fine when it is /dev/null & co., else `effect` applies. */
   writesValue?: true;
+  /** The words after it are the program's own, not options (`python -m mod -x`, `python -c code -x`). */
+  endsOptions?: true;
 }
 
 export interface OptionTable {
@@ -88,9 +90,12 @@ export function scanOptions(
   const short = table.short ?? {};
   const long = table.long ?? {};
   let optionsDone = false;
+  /** Set by an option after which the rest are operands. */
+  let ends = false;
 
   const take = (name: string, spec: OptionSpec | undefined, index: number, value?: Arg) => {
     scan.options.push({ name, spec, index, ...(value ? { value } : {}) });
+    if (spec?.endsOptions) ends = true;
     if (!spec?.effect) return;
     if (spec.writesValue && value?.literal && HARMLESS_WRITE_TARGETS.has(value.value)) return;
     scan.effects.push({ kind: spec.effect.kind, detail: spec.effect.detail.replace("{}", shown(value)) });
@@ -99,6 +104,10 @@ export function scanOptions(
   let i = from;
   for (; i < args.length; i++) {
     const arg = args[i] as Arg;
+    if (ends && !optionsDone) {
+      scan.end = i;
+      optionsDone = true;
+    }
     if (optionsDone) {
       scan.operands.push({ arg, index: i });
       continue;

@@ -126,8 +126,8 @@ const INTERPRETERS_LIST: InterpreterSpec[] = [
     table: {
       short: {
         ...flags("bBdEhiIOPqsSuvVx"),
-        c: code("$0 runs inline code"),
-        m: { value: true },
+        c: { ...code("$0 runs inline code"), endsOptions: true },
+        m: { value: true, endsOptions: true },
         W: { value: true },
         X: { value: true },
       },

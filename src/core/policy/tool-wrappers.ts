@@ -381,6 +381,8 @@ function readCommandBuiltin(args: readonly Arg[], viaShell: boolean): ToolReadin
   const reading = emptyReading();
   const scan = scanOptions("command", args, 1, { short: { p: {}, v: {}, V: {} }, other: "prompt" });
   addProblems(reading, scan.problems);
+  // run by a shell, `command` is its builtin (there is no executable twin): covered, and what it starts is a segment
+  if (viaShell) reading.builtin = "command is a shell builtin that starts the command it is given";
   if (scan.options.some((o) => o.name === "v" || o.name === "V")) return reading; // only describes
   const pathOverride = scan.options.some((o) => o.name === "p") ? DEFAULT_EXEC_PATH : undefined;
   reading.inner = inner(args, scan.end, "command", {

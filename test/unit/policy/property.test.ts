@@ -132,6 +132,15 @@ function scriptArbitrary(risky: boolean): fc.Arbitrary<string> {
       rare(simple.map((c) => `PATH=. ${c}`)),
       rare(tie("script").map((s) => `eval ${sq(s)}`)),
       rare(fc.constantFrom("python3 -c 'print(1)'", "awk '{print}' f", "node -e 1", "$CMD", "exec true", "(true &)")),
+      // the attack classes of "Close the gate": code in expansions, joined lines, shell tables, split options
+      rare(fc.constantFrom(
+        "v='a[$(x)]'; b=abc; true ${b:v}", "v='a[$(x)]'; b=abc; true ${b:0:v}", "v='a[$(x)]'; true ${!v}",
+        "v='a[$(x)]'; a=([v]=1)", "v='a[$(x)]'; true $((v))", "v='a[$(x)]'; [[ v -eq 1 ]]", "v='$(x)'; true \"${v@P}\"",
+        "v='$(x)'; true <<EOF\n${v@P}\nEOF\ntrue", "true \"$\\\n(x)\"", "true $\\\n(x)", "true ${a:-$\\\n(x)}",
+        "BASH_CMDS[true]=x; true", "for PATH in .; do true; done", "read PATH <<< .", "export PATH=.",
+        "X=-c; python3 $X x", "python3 {-c,x}", "git {-c,alias.t=!x} t", "X='-exec x ;'; find . $X",
+        "echo x | xargs env", "echo x | xargs nice", "env -S x", "v='a[$(x)]'; : ${b:v}", "v='a[$(x)]'; cd ${b:v}",
+      )),
     ),
     pipeline: fc.array(tie("command"), { minLength: 1, maxLength: 3 }).map((cs) => cs.join(" | ")),
     script: fc
