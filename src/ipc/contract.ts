@@ -47,6 +47,10 @@ export const SegmentSchema = z.object({
   matchedEntryId: z.string().nullable(),
   matchedAgentId: z.string().optional(),
   missReason: z.string().optional(),
+  builtin: z.string().optional(),
+  cwdUnknown: z.boolean().optional(),
+  chdir: z.string().optional(),
+  broadGrant: z.string().optional(),
 });
 export type Segment = z.infer<typeof SegmentSchema>;
 

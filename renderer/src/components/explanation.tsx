@@ -11,7 +11,7 @@ export function SegmentList(props: { explanation: Explanation }) {
       {segments.length > 0 ? (
         <ul className="segments" aria-label="Programs the command runs">
           {segments.map((segment, index) => {
-            const covered = segment.matchedEntryId !== null;
+            const covered = segment.matchedEntryId !== null || segment.builtin !== undefined;
             return (
               <li key={index} className={covered ? "segment covered" : "segment missed"}>
                 <span className="segment-mark" aria-hidden="true">
@@ -20,7 +20,9 @@ export function SegmentList(props: { explanation: Explanation }) {
                 <span className="segment-body">
                   <span className="mono selectable">{segment.argv.join(" ") || segment.executable}</span>
                   <span className="segment-detail">
-                    {segment.resolvedPath ? (
+                    {segment.builtin ? (
+                      <>{segment.builtin}</>
+                    ) : segment.resolvedPath ? (
                       <>
                         runs <span className="mono">{segment.resolvedPath}</span>
                       </>
@@ -31,10 +33,15 @@ export function SegmentList(props: { explanation: Explanation }) {
                     {segment.context !== "top" ? ` · inside ${segment.context}` : ""}
                   </span>
                   <span className="segment-detail">
-                    {covered
-                      ? `Covered by allowlist entry ${segment.matchedEntryId}${segment.matchedAgentId === "*" ? " (all agents)" : ""}.`
-                      : `Not covered: ${segment.missReason ?? "no entry matches"}.`}
+                    {segment.builtin
+                      ? "Needs no allowlist entry: it runs no program."
+                      : covered
+                        ? `Covered by allowlist entry ${segment.matchedEntryId}${segment.matchedAgentId === "*" ? " (all agents)" : ""}.`
+                        : `Not covered: ${segment.missReason ?? "no entry matches"}.`}
                   </span>
+                  {segment.broadGrant ? (
+                    <span className="segment-detail broad">Any arguments: {segment.broadGrant}.</span>
+                  ) : null}
                 </span>
               </li>
             );

@@ -64,6 +64,10 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
 function describeSegment(segment: Segment): string[] {
   const lines = [`${segment.argv.join(" ")}${segment.context === "top" ? "" : `   [${segment.context}]`}`];
+  if (segment.builtin) {
+    lines.push(`   covered: ${segment.builtin}`);
+    return lines;
+  }
   if (segment.resolvedPath) {
     const via = segment.foundVia === "path" ? "found on PATH" : `${segment.foundVia} path`;
     lines.push(`   runs ${segment.resolvedPath} (${via})${segment.wrapper ? ", a wrapper" : ""}`);
@@ -75,6 +79,8 @@ function describeSegment(segment: Segment): string[] {
       ? `   covered by entry ${segment.matchedEntryId} (agents.${segment.matchedAgentId ?? "?"})`
       : `   not covered: ${segment.missReason ?? "no entry matches"}`,
   );
+  // a tool that runs programs or writes files by its options, granted without an argPattern
+  if (segment.broadGrant) lines.push(`   broad grant: ${segment.broadGrant}`);
   return lines;
 }
 

@@ -48,6 +48,10 @@ export const TOOL_NAMES = [
   "test",
   "[",
   "xargs",
+  "sort",
+  "sed",
+  "tar",
+  "tool",
 ] as const;
 
 export interface PolicyFixture {

@@ -1,0 +1,128 @@
+// The positive model (exec-policy.md "Analysing a command"): what is understood runs under the
+// allowlist, what is not understood needs a person — and explain says which word and why.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CommandInput, Explanation } from "../../../src/core/policy/index.js";
+import {
+  approvalsWith,
+  entry,
+  explainWith,
+  makePolicyFixture,
+  type PolicyFixture,
+} from "./policy-fixture.js";
+
+let fx: PolicyFixture;
+let explainAll: (command: string | string[] | CommandInput) => Promise<Explanation>;
+beforeAll(async () => {
+  fx = await makePolicyFixture();
+  explainAll = explainWith(fx, approvalsWith([entry("*", { id: "any" })]));
+});
+afterAll(async () => fx.cleanup());
+
+describe("harmless commands keep running without a person", () => {
+  it.each([
+    "echo hi >& /dev/null",
+    "ls -la | grep x",
+    "echo $((16#ff))",
+    "git log --oneline -5",
+    "python3 - <<EOF\nimport os\nprint(os.getcwd())\nEOF",
+    "cd /tmp && git status",
+    "export CI=true && git status",
+    "set -euo pipefail; git status",
+    'for f in *.txt; do echo "$f"; done',
+    "command -v git",
+  ])("%j", async (command) => {
+    const e = await explainAll(command);
+    expect(
+      e.flagDetails.filter((f) => !f.coveredBy),
+      command,
+    ).toEqual([]);
+    expect(e.outcome).toBe("run");
+  });
+});
+
+describe("shell builtins that run no program", () => {
+  it("are covered without an entry, and explain says why", async () => {
+    const e = await explainWith(fx, approvalsWith([]))("cd /tmp && export CI=1 && set -e");
+    expect(e.outcome).toBe("run");
+    expect(e.segments.map((s) => s.builtin !== undefined)).toEqual([true, true, true]);
+    expect(e.segments[0]?.builtin).toContain("working folder");
+  });
+
+  it.each([
+    ["export PATH=/tmp/evil", "dangerous-assignment"],
+    ["declare -i n", "dynamic-argument"],
+    ["set -o posix", "tool-option"],
+    ["shopt -s expand_aliases", "tool-option"],
+    ["unset IFS", "dangerous-assignment"],
+    ["read PATH", "dangerous-assignment"],
+    ["trap 'rm -rf /' EXIT", "none"],
+  ])("but not when their arguments change what runs: %s", async (command, kind) => {
+    const e = await explainWith(fx, approvalsWith([]))(command);
+    expect(e.outcome).toBe("prompt");
+    if (kind !== "none") expect(e.flags).toContain(kind);
+  });
+
+  it("the action of trap is analysed like any script", async () => {
+    const e = await explainAll("trap 'rm -rf build' EXIT");
+    expect(e.segments.map((s) => s.argv.join(" "))).toEqual(["trap rm -rf build EXIT", "rm -rf build"]);
+  });
+});
+
+describe("after a cd, where a command runs is known only when it runs", () => {
+  it("a relative program is not resolved, and an entry limited to a folder does not match", async () => {
+    const e = await explainAll("cd sub && ./tool");
+    expect(e.segments[1]?.resolvedPath).toBeNull();
+    expect(e.segments[1]?.resolveError).toContain("cd");
+    const limited = approvalsWith([entry(fx.tool("git"), { id: "here", cwd: `${fx.cwd}/**` })]);
+    const g = await explainWith(fx, limited)("cd /tmp; git status");
+    expect(g.segments[1]?.missReason).toContain("cd");
+    expect(g.outcome).toBe("prompt");
+  });
+});
+
+describe("every flag names the word and why", () => {
+  it.each([
+    ["echo ${v:x}", "${v:x}"],
+    ["echo $((x + 1))", "evaluates variables"],
+    ["a=([x]=1)", "arrays and subscripts"],
+    ['echo "$\\\n(id)"', "line continuation"],
+    ['python3 "$X"', "$X"],
+    ["git {-c,alias.x=!id} x", "{-c,alias.x=!id}"],
+    ["sort -o out.txt in.txt", "sort -o writes to out.txt"],
+    ["sed 's/a/b/w out' f", "writes to out"],
+    ["tar -cf - --checkpoint-action=exec=id .", "--checkpoint-action"],
+    ["git frobnicate", "not one of git's own commands"],
+    ["echo x | xargs env", "known only when it runs"],
+  ])("%s", async (command, words) => {
+    const e = await explainAll(command);
+    expect(e.outcome).toBe("prompt");
+    expect(e.flagDetails.map((f) => f.detail).join("\n")).toContain(words);
+  });
+});
+
+describe("tools that run programs or write files by their options", () => {
+  it("an entry without an argPattern is shown as a broad grant", async () => {
+    const e = await explainWith(fx, approvalsWith([entry(fx.tool("git"), { id: "git-any" })]))("git status");
+    expect(e.outcome).toBe("run");
+    expect(e.segments[0]?.broadGrant).toContain("any arguments");
+    const plain = await explainWith(fx, approvalsWith([entry(fx.tool("ls"), { id: "ls" })]))("ls -la");
+    expect(plain.segments[0]?.broadGrant).toBeUndefined();
+  });
+
+  it("allow always proposes their exact arguments", async () => {
+    const e = await explainWith(fx, approvalsWith([]))("git push --force origin main && ls");
+    expect(e.proposedEntries).toEqual([
+      { pattern: fx.tool("git"), argPattern: "^push --force origin main$", segment: 0 },
+      { pattern: fx.tool("ls"), segment: 1 },
+    ]);
+  });
+
+  it("an entry with an argPattern covers a risky option it matches exactly", async () => {
+    const approvals = approvalsWith([
+      entry(fx.tool("git"), { id: "git-diff-out", argPattern: "^diff --output=d\\.txt$" }),
+    ]);
+    const e = await explainWith(fx, approvals)("git diff --output=d.txt");
+    expect(e.outcome).toBe("run");
+    expect(e.flagDetails[0]).toMatchObject({ kind: "tool-option", coveredBy: "git-diff-out" });
+  });
+});
