@@ -179,10 +179,10 @@ class Walker {
     for (const script of scripts) await this.script(script, where);
   }
 
-  /** Constructs only bash reads this way; in a script dash or zsh runs, they mean something else. */
+  /** Constructs bash (and zsh) read this way; in a script a POSIX sh (dash) runs, they mean something else. */
   private dialectCheck(where: Where, what: string): void {
-    if (where.dialect !== "bash")
-      this.flag("expansion", `${what} means something else to ${where.dialect} than to bash`);
+    if (where.dialect === "sh")
+      this.flag("expansion", `${what} means something else to sh (dash) than to bash`);
   }
 
   private async command(command: Command, where: Where): Promise<void> {

@@ -677,7 +677,7 @@ function readDd(name: string, args: readonly Arg[]): ToolReading {
   return reading;
 }
 
-function readMake(name: string, args: readonly Arg[]): ToolReading {
+function readMake(name: string, args: readonly Arg[], stdin: string | null = null): ToolReading {
   const reading = emptyReading();
   const scan = scanOptions(name, args, 1, {
     short: {
@@ -714,6 +714,19 @@ function readMake(name: string, args: readonly Arg[]): ToolReading {
   });
   addProblems(reading, scan.problems);
   addEffects(reading, scan.effects);
+  // a makefile read from standard input is written in the command (inline) or unseen (a pipe)
+  for (const file of scan.options.filter((o) => ["f", "--file", "--makefile"].includes(o.name))) {
+    if (!file.value || !readsAStream(file.value)) continue;
+    if (readsStdin(file.value) && stdin !== null) {
+      addEffects(reading, [{ kind: "inline-code", detail: "make runs the makefile in its here-document" }]);
+    } else {
+      reading.flags.push({
+        kind: "dynamic-command",
+        detail: `make reads its makefile from ${file.value.value}, which cannot be analysed`,
+      });
+      reading.unknowable = true;
+    }
+  }
   for (const { arg } of scan.operands) {
     const m = arg.literal ? /^([^=:+?!\s]+)\s*[:+?!]?=/.exec(arg.value) : null;
     if (m)

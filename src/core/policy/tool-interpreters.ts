@@ -387,6 +387,53 @@ const INTERPRETERS_LIST: InterpreterSpec[] = [
   },
 ];
 
+/**
+ * Less common interpreters, read generically: the options that take code inline, the rest of their options
+ * taken as inert, the first operand as the program file and standard input as an unseen program. `stdin`
+ * marks tools whose commands always come from standard input (ed's `!cmd`, dc's `!`).
+ */
+function generic(
+  names: RegExp,
+  inline: string[],
+  options: { values?: string[]; singleDashLong?: boolean; program?: InterpreterSpec["program"] } = {},
+): InterpreterSpec {
+  const long: Record<string, OptionSpec> = {};
+  const short: Record<string, OptionSpec> = {};
+  for (const o of [...inline, ...(options.values ?? [])]) {
+    const spec: OptionSpec = inline.includes(o) ? code("$0 runs inline code") : { value: true };
+    if (/^-[A-Za-z0-9]$/.test(o)) short[o.slice(1)] = spec;
+    else long[o] = spec;
+  }
+  return {
+    names,
+    table: { short, long, other: "inert", ...(options.singleDashLong ? { singleDashLong: true } : {}) },
+    inline: inline.map((o) => (/^-[A-Za-z0-9]$/.test(o) ? o.slice(1) : o)),
+    program: options.program ?? "operand",
+    info: ["--version", "--help", "-v", "-V", "-h"].map((o) => (/^-[A-Za-z]$/.test(o) ? o.slice(1) : o)),
+  };
+}
+
+INTERPRETERS_LIST.push(
+  generic(/^(tclsh|wish|jimsh)[0-9.]*$/, []),
+  generic(/^expect$/, ["-c"], { values: ["-f"] }),
+  generic(/^guile[0-9.]*$/, ["-c"], { values: ["-l", "-e", "-s", "-L"] }),
+  generic(/^racket$/, ["-e"], { values: ["-l", "-t", "-r", "-f"] }),
+  generic(/^sbcl$/, ["--eval"], { values: ["--load", "--script", "--core"] }),
+  generic(/^clisp$/, ["-x"], { values: ["-i", "-M"] }),
+  generic(/^elixir$/, ["-e", "--eval"], { values: ["-r", "-pr", "--erl"] }),
+  generic(/^erl$/, ["-eval", "-s", "-run"], {
+    values: ["-name", "-sname", "-setcookie", "-pa", "-pz"],
+    singleDashLong: true,
+  }),
+  generic(/^(groovy|scala)$/, ["-e"], { values: ["-cp", "-classpath"] }),
+  generic(/^(ghc|ghci|runghc|runhaskell)$/, ["-e"], {}),
+  generic(/^(ocaml|irb|jshell|pry)$/, [], {}),
+  generic(/^octave(-cli)?$/, ["--eval"], {}),
+  generic(/^(qjs|quickjs|rhino|jjs)$/, ["-e"], {}),
+  generic(/^dc$/, ["-e", "--expression"], { values: ["-f", "--file"] }),
+  generic(/^(ed|red|ex)$/, [], { program: "none" }),
+);
+
 export const INTERPRETERS: readonly InterpreterSpec[] = INTERPRETERS_LIST;
 
 function specFor(name: string): InterpreterSpec | undefined {
@@ -522,6 +569,19 @@ export function readInterpreter(
         reading.flags.push({
           kind: "dynamic-command",
           detail: `${name} reads its program from ${first ? first.value : "standard input"}, which cannot be analysed`,
+        });
+        reading.unknowable = true;
+      }
+      return reading;
+    case "none":
+      // its commands come from standard input (ed's `!cmd` runs a shell command)
+      if (stdin !== null) {
+        reading.inlineCode = true;
+        reading.flags.push({ kind: "inline-code", detail: `${name} runs the commands in its here-document` });
+      } else {
+        reading.flags.push({
+          kind: "dynamic-command",
+          detail: `${name} reads its commands from standard input, which cannot be analysed`,
         });
         reading.unknowable = true;
       }

@@ -10,6 +10,7 @@ import { readShell, SHELLS } from "./tool-shells.js";
 import { readBuiltin, COVERED_BUILTINS } from "./tool-builtins.js";
 import { WRAPPERS, readWrapper } from "./tool-wrappers.js";
 import { readDataTool, DATA_TOOLS } from "./tool-data.js";
+import { readRunner, RUNNER_TOOLS } from "./tool-runners.js";
 import type { Arg } from "./option-scan.js";
 import type { Dialect, ToolReading } from "./tool-readings.js";
 
@@ -28,7 +29,7 @@ export type ToolRole = "builtin" | "wrapper" | "shell" | "interpreter" | "tool";
 /** The role a command name has in the table, or null for an ordinary program. */
 export function toolRole(name: string, viaShell: boolean): ToolRole | null {
   if (viaShell && COVERED_BUILTINS.has(name)) return "builtin";
-  if (WRAPPERS.has(name)) return "wrapper";
+  if (WRAPPERS.has(name) || RUNNER_TOOLS.has(name)) return "wrapper";
   if (SHELLS.has(name)) return "shell";
   if (INTERPRETERS.some((i) => i.names.test(name))) return "interpreter";
   if (name === "git" || DATA_TOOLS.has(name)) return "tool";
@@ -41,7 +42,9 @@ export function readTool(args: readonly Arg[], ctx: ReadContext): ToolReading | 
     case "builtin":
       return readBuiltin(ctx.name, args, ctx.dialect);
     case "wrapper":
-      return readWrapper(ctx.name, args, ctx.viaShell);
+      return RUNNER_TOOLS.has(ctx.name)
+        ? readRunner(ctx.name, args)
+        : readWrapper(ctx.name, args, ctx.viaShell);
     case "shell":
       return readShell(ctx.name, args, ctx.stdin);
     case "interpreter":
