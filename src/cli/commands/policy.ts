@@ -2,6 +2,7 @@
 // "Explaining"). Reads the approvals file but never creates or changes it.
 // Exit status: 0 when an explanation was produced (whatever the outcome), 2 for bad usage, 3 when the
 // approvals file is invalid (the outcome is then `deny`), so scripts notice a broken policy.
+import { findBash } from "../../executor/shells.js";
 import { explainCommand, type Explanation, type Segment } from "../../core/policy/index.js";
 import { approvalsStoreAt, existingFolderOption, parseCommandArgs } from "../args.js";
 import {
@@ -52,6 +53,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     home: ctx.paths.home,
     approvals,
     now: Date.now(),
+    // a string runs under the bash `gatehouse exec --shell` would use (never covered where there is none)
+    ...(values.shell ? { bash: await findBash() } : {}),
   });
   if (values.json) printJson(ctx, explanation);
   else printExplanation(ctx, explanation);
