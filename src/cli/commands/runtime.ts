@@ -119,12 +119,14 @@ async function runSpec(args: string[], ctx: CliContext): Promise<number> {
     else ctx.stderr.write(`gatehouse runtime: ${result.error}\n`);
     return 1;
   }
-  const spec = values["show-secrets"] ? result.spec : maskSpec(result.spec, result.secrets);
-  if (values.json) {
-    printJson(ctx, { ok: true, runtime: result.runtime, task: result.task, spec, notices: result.notices });
-  } else {
-    ctx.stdout.write(describeSpec(result.runtime, spec, result.notices));
-  }
+  const show = values["show-secrets"];
+  const spec = show ? result.spec : maskSpec(result.spec, result.secrets);
+  const text = values.json
+    ? `${JSON.stringify({ ok: true, runtime: result.runtime, task: result.task, spec, notices: result.notices }, null, 2)}\n`
+    : describeSpec(result.runtime, spec, result.notices);
+  // --show-secrets is the person asking, in their own terminal, for the values the launch passes: the one
+  // place stdout bypasses the redactor (bytes are written as they are; see cli/context.ts)
+  ctx.stdout.write(show ? Buffer.from(text) : text);
   return 0;
 }
 
