@@ -84,21 +84,12 @@ export function readBuiltin(name: string, args: readonly Arg[], dialect: Dialect
     case "readonly":
     case "local":
     case "declare":
-    case "typeset": {
+    case "typeset":
+    case "unset": {
       // -i makes later assignments arithmetic, -n makes a name an alias of another, -a/-A arrays, -f functions
-      const short: Record<string, OptionSpec> = { x: {}, r: {}, g: {}, p: {} };
+      const short: Record<string, OptionSpec> = name === "unset" ? { v: {} } : { x: {}, r: {}, g: {}, p: {} };
       if (name === "export") short.n = {}; // un-export
       const scan = scanOptions(name, args, 1, { short, other: "prompt" });
-      addProblems(reading, scan.problems);
-      judgeNames(
-        name,
-        scan.operands.map((o) => o.arg),
-        reading,
-      );
-      return reading;
-    }
-    case "unset": {
-      const scan = scanOptions(name, args, 1, { short: { v: {} }, other: "prompt" });
       addProblems(reading, scan.problems);
       judgeNames(
         name,
