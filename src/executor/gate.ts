@@ -334,7 +334,24 @@ async function decide(req: GateRequest, deps: GateDeps, promptBudgetMs?: number)
     now: startedAt,
   });
 
-  const verdict = await verdictFor(req, deps, explanation, { runId, startedAt, promptBudgetMs });
+  const { result, audited } = await settle(req, deps, explanation, warnings, {
+    runId,
+    startedAt,
+    promptBudgetMs,
+  });
+  return { ...result, childEnv, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+}
+
+/** The explained request's verdict (a person or askFallback when it prompts), its audit line and event. */
+async function settle(
+  req: GateRequest,
+  deps: GateDeps,
+  explanation: Explanation,
+  warnings: string[],
+  at: { runId: string; startedAt: number; promptBudgetMs: number | undefined },
+): Promise<{ result: GateDecision; audited: Promise<void> }> {
+  const { runId, startedAt } = at;
+  const verdict = await verdictFor(req, deps, explanation, at);
   const result: GateDecision = { runId, ...verdict, explanation, warnings };
   const command = displayCommand(req.command);
   const audited = writeAudit(deps, {
@@ -361,7 +378,25 @@ async function decide(req: GateRequest, deps: GateDeps, promptBudgetMs?: number)
       reason: result.reason,
     });
   }
-  return { ...result, childEnv, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+  return { result, audited };
+}
+
+/**
+ * Decides a request the caller has already explained (a file access, core/policy/file-edit.ts): the
+ * same prompt, askFallback, event and audit path as a command. `req.command` is what the log shows.
+ */
+export async function decideExplained(
+  req: GateRequest,
+  explanation: Explanation,
+  deps: GateDeps,
+): Promise<GateDecision> {
+  const { result, audited } = await settle(req, deps, explanation, [], {
+    runId: newRunId(),
+    startedAt: deps.now(),
+    promptBudgetMs: undefined,
+  });
+  await audited;
+  return result;
 }
 
 function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation): boolean {

@@ -6,14 +6,14 @@
 // always sees it), each quickly: turns run off that queue. At most `max_concurrent_tasks` runs are
 // started; the rest wait in a FIFO queue.
 import type { Logger } from "../../core/log.js";
-import type { RuntimeKind } from "../../core/runtime/index.js";
+import { runtimeFolder, type RuntimeKind } from "../../core/runtime/index.js";
 import type { TaskEventSink, TaskRegistry, TaskSnapshot } from "../../core/tasks/task-registry.js";
 import { RememberedCancels } from "../../core/tasks/remembered-cancels.js";
 import { newTaskRun, taskRunIdentity } from "../../core/tasks/task-events.js";
 import type { AgentProcess } from "./agent-process.js";
 import type { DeviceFacts, TaskRunnerOptions } from "./deps.js";
 import { ResponseStream } from "./response-stream.js";
-import { runTurn, type AgentSession, type TurnContext } from "./task-turn.js";
+import { removeRuntimeFolder, runTurn, type AgentSession, type TurnContext } from "./task-turn.js";
 
 export const DEFAULT_MAX_CONCURRENT_TASKS = 5;
 export const SHUTDOWN_MESSAGE = "Gatehouse stopped while this task was running. Send the message again.";
@@ -310,6 +310,8 @@ export class TaskRunner implements TaskRegistry {
       entry.stream.failed(`Gatehouse could not run the task: ${(error as Error).message}`);
     } finally {
       if (entry.process) await entry.process.stop().catch(() => undefined);
+      // Before the task's next run may start (it waits for `finish`) and write the folder anew.
+      await removeRuntimeFolder(runtimeFolder(this.options.paths, entry.taskId), this.logger);
       if (entry.stream.ended === null) entry.stream.failed("The task ended without a result.");
       await this.serial(async () => {
         this.release(entry);

@@ -11,6 +11,8 @@ import {
   parseTaskPayload,
   projectInfo,
   runtimeForShellType,
+  taskClaudeHome,
+  type LaunchFile,
   type RuntimeKind,
 } from "../../core/runtime/index.js";
 import { renderIndex, runtimeIndexEntries, type SkillSnapshot } from "../../core/skills/index.js";
@@ -121,6 +123,34 @@ function lastLine(textValue: string): string {
   return (lines.at(-1) ?? "").slice(0, 500);
 }
 
+/** The spec's files (0600, folders 0700). They hold the task's token: removeRuntimeFolder deletes them. */
+async function writeLaunchFiles(files: LaunchFile[]): Promise<void> {
+  for (const file of files) await writeFileAtomic(file.path, file.content, { mode: file.mode, dirMode: 0o700 });
+}
+
+/**
+ * Deletes a task's runtime folder `E/runtime/<task_id>` (hook settings, MCP config with the task's
+ * token) once its agent has exited; every turn writes it anew. A failure is logged, never thrown.
+ */
+export async function removeRuntimeFolder(folder: string, logger: Logger): Promise<void> {
+  try {
+    await fs.rm(folder, { recursive: true, force: true });
+  } catch (error) {
+    logger.warn(`could not delete the runtime folder ${folder}`, { error });
+  }
+}
+
+/** At start-up no agent runs: whatever is left in `E/runtime` (a crash, a kill) is deleted. */
+export async function sweepRuntimeFolders(runtimeDir: string, logger: Logger): Promise<void> {
+  let names: string[];
+  try {
+    names = await fs.readdir(runtimeDir);
+  } catch {
+    return;
+  }
+  for (const name of names) await removeRuntimeFolder(path.join(runtimeDir, name), logger);
+}
+
 export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void> {
   const { options, logger } = ctx;
   const { stream, taskId, payload } = turn;
@@ -183,7 +213,6 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   const runtime = shell.runtime;
   const settings = await loadSettings(options.paths.settings, logger);
   const manifest = await loadManifest(options.paths.capabilityManifest, logger);
-  const workspaceRoot = options.workdir.workspaceRoot;
   const project = projectInfo(parsed.payload);
 
   // Skills (skills.md §10): this turn's snapshot, the index of what the runtime does not read itself,
@@ -193,7 +222,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   if (options.skills) {
     try {
       const snapshot: SkillSnapshot = await options.skills.snapshot(ctx.sessionKey(taskId), resolution.cwd, {
-        taskClaudeHome: project.isProjectTask ? null : path.join(workspaceRoot, taskId, ".claude"),
+        taskClaudeHome: project.isProjectTask ? null : taskClaudeHome(options.paths, taskId),
       });
       for (const line of snapshot.deactivated) stream.note(line);
       const entries = runtimeIndexEntries(snapshot.entries, runtime === "codex" ? "codex" : "claude");
@@ -216,7 +245,6 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       gatehouseCommand: options.gatehouseCommand,
       promptTimeoutMs: options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
       resumeId: resume,
-      workspaceRoot,
       skillInstructions,
       ...(envOverlay ? { envOverlay } : {}),
     });
@@ -248,8 +276,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   // Codex refuses a CODEX_HOME that does not exist; the spec always names XH, so a first-time user
   // gets the folder Codex would have created for ~/.codex itself.
   if (runtime === "codex") await fs.mkdir(options.paths.codexHome, { recursive: true, mode: 0o700 });
-  for (const file of spec.files)
-    await writeFileAtomic(file.path, file.content, { mode: file.mode, dirMode: 0o700 });
+  await writeLaunchFiles(spec.files);
   if (aborted()) return;
 
   // workdir.md §8, right before the spawn.
@@ -266,11 +293,17 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     cwd = recheck.cwd;
   }
   let args = withExtraArgs(runtime, spec.args, extraArgs);
-  if (resumeId && !options.workdir.isSameCwd(cwd, resolution.cwd)) {
-    // The resumed conversation belongs to the folder that was refused just now.
-    ctx.sessions.delete(taskId);
+  if (!options.workdir.isSameCwd(cwd, resolution.cwd)) {
+    // The hooks judge file access against the folder the agent really runs in, and a resumed
+    // conversation belongs to the folder that was refused just now.
+    if (resumeId) ctx.sessions.delete(taskId);
     const fresh = await build(cwd, null);
-    if (fresh.ok) args = withExtraArgs(runtime, fresh.spec.args, extraArgs);
+    if (!fresh.ok) {
+      stream.failed(fresh.error);
+      return;
+    }
+    await writeLaunchFiles(fresh.spec.files);
+    args = withExtraArgs(runtime, fresh.spec.args, extraArgs);
   }
   if (aborted()) return;
 
