@@ -5,7 +5,7 @@
 // hook's explicit "allow" lets a tool run, so a hook that fails can never let one through.
 import path from "node:path";
 import { z } from "zod";
-import type { FileAccessKind } from "../../core/policy/file-edit.js";
+import { CLAUDE_FILE_TOOLS } from "../../core/runtime/agent-hook.js";
 import type { HookVerdict, ToolCall } from "./tool-call.js";
 
 /** The fields of Claude Code's PreToolUse input read here; the rest is ignored. */
@@ -17,22 +17,6 @@ export const ClaudePreToolUseSchema = z.looseObject({
   tool_input: z.looseObject({}).optional(),
 });
 export type ClaudePreToolUse = z.infer<typeof ClaudePreToolUseSchema>;
-
-/** Claude Code's file tools: what they do and which input field names the file (or folder). */
-const FILE_TOOLS: Record<string, { access: FileAccessKind; field: string; defaultsToCwd?: boolean }> = {
-  Write: { access: "write", field: "file_path" },
-  Edit: { access: "write", field: "file_path" },
-  MultiEdit: { access: "write", field: "file_path" },
-  NotebookEdit: { access: "write", field: "notebook_path" },
-  Read: { access: "read", field: "file_path" },
-  NotebookRead: { access: "read", field: "notebook_path" },
-  LS: { access: "read", field: "path" },
-  Grep: { access: "read", field: "path", defaultsToCwd: true },
-  Glob: { access: "read", field: "path", defaultsToCwd: true },
-};
-
-/** The tools this hook decides (the matcher registered for it): the rest never reach it. */
-export const CLAUDE_HOOK_MATCHER = `^(Bash|${Object.keys(FILE_TOOLS).join("|")})$`;
 
 const GLOB_CHAR = /[*?[\]{}]/;
 
@@ -61,7 +45,7 @@ export function claudeToolCall(input: ClaudePreToolUse, cwd: string): ToolCall {
     if (!command) return { kind: "refuse", reason: "Gatehouse denies a Bash call without a command." };
     return { kind: "command", command, cwd };
   }
-  const tool = FILE_TOOLS[input.tool_name];
+  const tool = CLAUDE_FILE_TOOLS[input.tool_name];
   if (!tool) return { kind: "pass" };
   const target = text(tool.field) ?? (tool.defaultsToCwd ? cwd : null);
   if (!target)
