@@ -14,8 +14,9 @@ import {
 } from "../core/workdir/normalise.js";
 import { resolveRealForm } from "../core/workdir/path-check.js";
 import {
-  pathComponents,
   isWithinComponents,
+  pathApi,
+  pathComponents,
   type CompareRule,
   type Platform,
 } from "../core/workdir/platform-path.js";
@@ -69,6 +70,14 @@ function compareRule(platform: Platform): CompareRule {
   return { caseInsensitive: platform === "win32", nfc: platform === "darwin" };
 }
 
+async function isLink(p: string): Promise<boolean> {
+  try {
+    return (await fs.lstat(p)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 async function realFolder(dir: string): Promise<string | null> {
   try {
     return await fs.realpath(dir);
@@ -105,6 +114,10 @@ async function resolveTarget(
   if (label === "Gatehouse's own data")
     return { given, resolved: real.resolved, where: "gatehouse-data", detail: label };
   if (real.problem) return { given, resolved: null, where: "unresolved", detail: real.problem.reason };
+  // A link whose target does not exist yet is "missing" to realpath, yet writing through it creates
+  // that target wherever it points.
+  if (real.missing.length > 0 && (await isLink(pathApi(platform).join(real.existing, real.missing[0]!))))
+    return { given, resolved: null, where: "unresolved", detail: "a link to a place that does not exist" };
   if (label) return { given, resolved: real.resolved, where: "protected", detail: label };
   const rule = compareRule(platform);
   const comps = pathComponents(real.resolved, platform);

@@ -71,7 +71,7 @@ async function decideLocally(
   );
   return {
     allow: isAllowed(decided.decision),
-    reason: `Gatehouse is not running (${why}); askFallback=${decided.explanation.askFallback} applied here. ${verdict.reason}`,
+    reason: `${why.startsWith("Gatehouse is not running") ? why : `Gatehouse is not running (${why})`}; askFallback=${decided.explanation.askFallback} applied here. ${verdict.reason}`,
   };
 }
 
