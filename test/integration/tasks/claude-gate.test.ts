@@ -23,6 +23,7 @@ import {
 } from "../../support/scripted-anthropic.js";
 import { waitFor } from "../../support/wait-for.js";
 import { realExecutable } from "../approval-server/fixtures.js";
+import { makeTempHome } from "../../support/temp-home.js";
 import { dataOf, HAVE_CLAUDE, startTaskApp, taskPayload, TOKEN, type TaskApp } from "./harness.js";
 
 const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
@@ -229,5 +230,25 @@ describe.skipIf(!HAVE_CLAUDE)("Claude Code's file tools go through the gate", ()
     };
     expect(printed).not.toContain(approvals.socket.token);
     expect(printed).not.toContain(TOKEN);
+  });
+});
+
+describe("task tokens on disk", () => {
+  it("a runtime folder left behind by a crash is deleted when Gatehouse starts", async () => {
+    const t = await makeTempHome("gh-tasks-");
+    const leftover = path.join(t.paths.runtimeDir, "1299");
+    await fs.mkdir(leftover, { recursive: true, mode: 0o700 });
+    await fs.writeFile(
+      path.join(leftover, "mcp.json"),
+      '{"mcpServers":{"w":{"headers":{"A":"Bearer left"}}}}',
+    );
+    try {
+      app = await startTaskApp({ t });
+      expect(existsSync(leftover)).toBe(false);
+    } finally {
+      await app?.close();
+      app = undefined;
+      await t.cleanup();
+    }
   });
 });
