@@ -20,6 +20,8 @@ import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { SkillCatalogue } from "./core/skills/index.js";
+import { taskClaudeHomes } from "./core/runtime/index.js";
+import { TASK_BINDING_MAX_AGE_MS } from "./core/workdir/bindings.js";
 import { WorkdirFatal, WorkdirService } from "./core/workdir/index.js";
 import { createBackendCommands } from "./device/backend-command.js";
 import type { ConnectionTimings } from "./device/connection.js";
@@ -31,7 +33,7 @@ import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./exec
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskRunner } from "./executor/tasks/task-runner.js";
-import { sweepRuntimeFolders } from "./executor/tasks/task-turn.js";
+import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-turn.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SecretStore } from "./secrets/secret-store.js";
 
@@ -307,8 +309,15 @@ function createDeviceSide(
     secrets,
     tasks,
     async start() {
-      // No agent runs yet: task tokens left in E/runtime by a crash or a kill go now.
+      // No agent runs yet: task tokens left in E/runtime by a crash or a kill go now, and so do the
+      // Claude folders of tasks nobody has used for as long as their workdir bindings are kept.
       await sweepRuntimeFolders(paths.runtimeDir, logger);
+      await sweepTaskClaudeHomes(
+        taskClaudeHomes(paths),
+        (options.now ?? Date.now)(),
+        TASK_BINDING_MAX_AGE_MS,
+        logger,
+      );
       await workdir.init();
       await capabilities.startup();
       if (device.connect !== false) await connection.start();

@@ -7,12 +7,7 @@
 // only way a Bash call or a file edit runs).
 import path from "node:path";
 import type { AppPaths } from "../paths.js";
-import {
-  CLAUDE_HOOK_MATCHER,
-  hookCommand,
-  hookTimeoutSeconds,
-  type HookLaunch,
-} from "./agent-hook.js";
+import { CLAUDE_HOOK_MATCHER, hookCommand, hookTimeoutSeconds, type HookLaunch } from "./agent-hook.js";
 import { claudeMcpConfig } from "./claude-mcp-config.js";
 import type { LaunchFile, LaunchSpec, RuntimeSpecInput, TaskFacts } from "./launch-spec.js";
 
@@ -34,7 +29,12 @@ export function runtimeFolder(paths: AppPaths, taskId: number | string): string 
  * skills of its next turn. It outlives the turn (the session transcript is resumed from it).
  */
 export function taskClaudeHome(paths: AppPaths, taskId: number | string): string {
-  return path.join(paths.executorHome, "task-claude", String(taskId));
+  return path.join(taskClaudeHomes(paths), String(taskId));
+}
+
+/** The folder that holds every non-project task's own Claude folder. */
+export function taskClaudeHomes(paths: AppPaths): string {
+  return path.join(paths.executorHome, "task-claude");
 }
 
 /** §8.2: CH for project tasks, else the task's own folder. */

@@ -161,7 +161,10 @@ function moveSecrets(fields: Field[], secrets: readonly string[], env: Record<st
     }
     const values = field.kind === "string" ? [field.value] : field.kind === "array" ? field.value : [];
     if (values.some(holds))
-      return { ok: false, reason: `its ${field.field} holds the task token, which never goes on a command line` };
+      return {
+        ok: false,
+        reason: `its ${field.field} holds the task token, which never goes on a command line`,
+      };
     out.push(field);
   }
   return { ok: true, fields: out };

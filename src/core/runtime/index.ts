@@ -17,7 +17,7 @@ export type { TaskPayload } from "./task-payload.js";
 export { ManifestMcpsSchema, parseManifestMcps } from "./mcp-servers.js";
 export { claudeMcpConfig, normaliseClaudeServer } from "./claude-mcp-config.js";
 export { codexMcpOverrides } from "./codex-overrides.js";
-export { claudeTaskSettings, runtimeFolder, taskClaudeHome } from "./claude-spec.js";
+export { claudeTaskSettings, runtimeFolder, taskClaudeHome, taskClaudeHomes } from "./claude-spec.js";
 export { codexGateArgs } from "./codex-spec.js";
 export { hookCommand, hookTimeoutSeconds } from "./agent-hook.js";
 

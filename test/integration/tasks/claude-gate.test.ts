@@ -234,7 +234,7 @@ describe.skipIf(!HAVE_CLAUDE)("Claude Code's file tools go through the gate", ()
 });
 
 describe("task tokens on disk", () => {
-  it("a runtime folder left behind by a crash is deleted when Gatehouse starts", async () => {
+  it("a runtime folder left behind by a crash, and Claude folders of tasks unused for 90 days, are deleted when Gatehouse starts", async () => {
     const t = await makeTempHome("gh-tasks-");
     const leftover = path.join(t.paths.runtimeDir, "1299");
     await fs.mkdir(leftover, { recursive: true, mode: 0o700 });
@@ -242,9 +242,22 @@ describe("task tokens on disk", () => {
       path.join(leftover, "mcp.json"),
       '{"mcpServers":{"w":{"headers":{"A":"Bearer left"}}}}',
     );
+    // Non-project tasks' own Claude folders: one untouched for 100 days, one in use.
+    const homes = path.join(t.paths.executorHome, "task-claude");
+    const stale = path.join(homes, "1297");
+    const recent = path.join(homes, "1298");
+    for (const home of [stale, recent]) {
+      await fs.mkdir(path.join(home, "projects"), { recursive: true });
+      await fs.writeFile(path.join(home, ".claude.json"), "{}");
+    }
+    const longAgo = new Date(Date.now() - 100 * 24 * 3600 * 1000);
+    for (const p of [path.join(stale, "projects"), path.join(stale, ".claude.json"), stale])
+      await fs.utimes(p, longAgo, longAgo);
     try {
       app = await startTaskApp({ t });
       expect(existsSync(leftover)).toBe(false);
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(recent)).toBe(true);
     } finally {
       await app?.close();
       app = undefined;
