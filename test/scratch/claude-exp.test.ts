@@ -11,11 +11,12 @@ const extra = JSON.parse(process.env.EXP_ARGS ?? "[]") as string[];
 
 it("experiment", async () => {
   let i = 0;
-  const api = await startScriptedAnthropic((req) => {
+  const custom = process.env.EXP_SCRIPT_FILE ? ((await import(process.env.EXP_SCRIPT_FILE)) as { default: Parameters<typeof startScriptedAnthropic>[0] }).default : null;
+  const api = await startScriptedAnthropic(custom ?? ((req) => {
     const results = req.messages.filter((m) => m.role === "user" && Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result")).length;
     if (i < calls.length && results >= i) return { toolUse: calls[i++]! };
     return { text: "done" };
-  });
+  }));
   const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "cl-")));
   const cwd = path.join(home, "work"); await fs.mkdir(cwd);
   const configDir = path.join(home, ".claude"); await fs.mkdir(configDir, { recursive: true });

@@ -5,7 +5,7 @@
 // hook's explicit "allow" lets a tool run, so a hook that fails can never let one through.
 import path from "node:path";
 import { z } from "zod";
-import { CLAUDE_FILE_TOOLS } from "../../core/runtime/agent-hook.js";
+import { CLAUDE_FILE_TOOLS, CLAUDE_REFUSED_TOOLS } from "../../core/runtime/agent-hook.js";
 import type { HookVerdict, ToolCall } from "./tool-call.js";
 
 /** The fields of Claude Code's PreToolUse input read here; the rest is ignored. */
@@ -44,6 +44,12 @@ export function claudeToolCall(input: ClaudePreToolUse, cwd: string): ToolCall {
     const command = text("command");
     if (!command) return { kind: "refuse", reason: "Gatehouse denies a Bash call without a command." };
     return { kind: "command", command, cwd };
+  }
+  if (CLAUDE_REFUSED_TOOLS.has(input.tool_name)) {
+    return {
+      kind: "refuse",
+      reason: `Gatehouse blocks ${input.tool_name}: it runs programs outside the gate. Use Bash for what you need.`,
+    };
   }
   const tool = CLAUDE_FILE_TOOLS[input.tool_name];
   if (!tool) return { kind: "pass" };

@@ -24,8 +24,18 @@ export const CLAUDE_FILE_TOOLS: Readonly<
   Glob: { access: "read", field: "path", defaultsToCwd: true },
 };
 
-/** The tools Claude Code sends to the hook: Bash and the file tools (the rest never reach it). */
-export const CLAUDE_HOOK_MATCHER = `^(Bash|${Object.keys(CLAUDE_FILE_TOOLS).join("|")})$`;
+/**
+ * Claude Code tools that run programs themselves, outside Bash: refused by the hook (EnterWorktree runs
+ * `git worktree add`, and with it the repository's checkout hooks; it needs no permission in `-p`).
+ */
+export const CLAUDE_REFUSED_TOOLS: ReadonlySet<string> = new Set(["EnterWorktree"]);
+
+/** The tools Claude Code sends to the hook: Bash, the file tools and the refused ones (the rest never reach it). */
+export const CLAUDE_HOOK_MATCHER = `^(${[
+  "Bash",
+  ...Object.keys(CLAUDE_FILE_TOOLS),
+  ...CLAUDE_REFUSED_TOOLS,
+].join("|")})$`;
 
 export interface HookLaunch {
   /** How to run gatehouse, e.g. `[process.execPath, "<repo>/bin/gatehouse.js"]` (absolute paths). */

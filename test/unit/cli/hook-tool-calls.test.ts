@@ -52,6 +52,13 @@ describe("Claude Code's tool calls", () => {
     });
   });
 
+  it("a tool that runs programs outside Bash is refused", () => {
+    expect(call("EnterWorktree", { name: "wt" })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("runs programs outside the gate"),
+    });
+  });
+
   it("every other tool is left to Claude Code's own permissions", () => {
     expect(call("TodoWrite", { todos: [] })).toEqual({ kind: "pass" });
     expect(call("mcp__docs__search", { q: "x" })).toEqual({ kind: "pass" });

@@ -173,7 +173,8 @@ describe("Claude Code launch spec", () => {
       hooks: {
         PreToolUse: [
           {
-            matcher: "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Read|NotebookRead|LS|Grep|Glob)$",
+            matcher:
+              "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Read|NotebookRead|LS|Grep|Glob|EnterWorktree)$",
             hooks: [
               {
                 type: "command",
