@@ -33,7 +33,7 @@ import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./exec
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskRunner } from "./executor/tasks/task-runner.js";
-import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-turn.js";
+import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-files.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SecretStore } from "./secrets/secret-store.js";
 

@@ -13,7 +13,8 @@ import { newTaskRun, taskRunIdentity } from "../../core/tasks/task-events.js";
 import type { AgentProcess } from "./agent-process.js";
 import type { DeviceFacts, TaskRunnerOptions } from "./deps.js";
 import { ResponseStream } from "./response-stream.js";
-import { removeRuntimeFolder, runTurn, type AgentSession, type TurnContext } from "./task-turn.js";
+import { removeRuntimeFolder } from "./task-files.js";
+import { runTurn, type AgentSession, type TurnContext } from "./task-turn.js";
 
 export const DEFAULT_MAX_CONCURRENT_TASKS = 5;
 export const SHUTDOWN_MESSAGE = "Gatehouse stopped while this task was running. Send the message again.";

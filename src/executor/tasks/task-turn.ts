@@ -3,7 +3,6 @@
 // notes before the agent starts), build the launch spec, write its files, re-check the folder, spawn
 // the agent CLI, turn its output into the event stream, and end with exactly one terminal event.
 import fs from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../core/log.js";
 import {
@@ -12,12 +11,11 @@ import {
   projectInfo,
   runtimeForShellType,
   taskClaudeHome,
-  type LaunchFile,
   type RuntimeKind,
 } from "../../core/runtime/index.js";
 import { renderIndex, runtimeIndexEntries, type SkillSnapshot } from "../../core/skills/index.js";
 import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core/settings.js";
-import { readJsonFile, writeFileAtomic } from "../../core/store/index.js";
+import { readJsonFile } from "../../core/store/index.js";
 import { WorkdirFatal, type WorkdirResolution } from "../../core/workdir/index.js";
 import { changedNotice, tildify } from "../../core/workdir/messages.js";
 import { buildChildEnv } from "../child-env.js";
@@ -27,6 +25,7 @@ import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-pr
 import { createClaudeStreamParser } from "./claude-stream.js";
 import { createCodexStreamParser } from "./codex-stream.js";
 import type { TaskRunnerOptions } from "./deps.js";
+import { writeLaunchFiles } from "./task-files.js";
 import type { ResponseStream } from "./response-stream.js";
 
 export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
@@ -121,67 +120,6 @@ function lastLine(textValue: string): string {
     .map((l) => l.trim())
     .filter((l) => l !== "");
   return (lines.at(-1) ?? "").slice(0, 500);
-}
-
-/** The spec's files (0600, folders 0700). They hold the task's token: removeRuntimeFolder deletes them. */
-async function writeLaunchFiles(files: LaunchFile[]): Promise<void> {
-  for (const file of files)
-    await writeFileAtomic(file.path, file.content, { mode: file.mode, dirMode: 0o700 });
-}
-
-/**
- * Deletes a task's runtime folder `E/runtime/<task_id>` (hook settings, MCP config with the task's
- * token) once its agent has exited (every turn writes it anew), or another folder of a task that is
- * over. A failure is logged, never thrown.
- */
-export async function removeRuntimeFolder(folder: string, logger: Logger): Promise<void> {
-  try {
-    await fs.rm(folder, { recursive: true, force: true });
-  } catch (error) {
-    logger.warn(`could not delete ${folder}`, { error });
-  }
-}
-
-/** At start-up no agent runs: whatever is left in `E/runtime` (a crash, a kill) is deleted. */
-export async function sweepRuntimeFolders(runtimeDir: string, logger: Logger): Promise<void> {
-  let names: string[];
-  try {
-    names = await fs.readdir(runtimeDir);
-  } catch {
-    return;
-  }
-  for (const name of names) await removeRuntimeFolder(path.join(runtimeDir, name), logger);
-}
-
-/**
- * Non-project tasks' own Claude folders (`E/task-claude/<task_id>`) not touched for `maxAgeMs` (the age
- * after which a task's workdir binding is dropped too) go at start-up: their sessions cannot be resumed.
- */
-export async function sweepTaskClaudeHomes(
-  folder: string,
-  now: number,
-  maxAgeMs: number,
-  logger: Logger,
-): Promise<void> {
-  let names: string[];
-  try {
-    names = await fs.readdir(folder);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const home = path.join(folder, name);
-    const entries = await fs.readdir(home).catch(() => [] as string[]);
-    const times = await Promise.all(
-      [home, ...entries.map((e) => path.join(home, e))].map((p) =>
-        fs.lstat(p).then(
-          (st) => st.mtimeMs,
-          () => 0,
-        ),
-      ),
-    );
-    if (now - Math.max(...times) > maxAgeMs) await removeRuntimeFolder(home, logger);
-  }
 }
 
 export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void> {
