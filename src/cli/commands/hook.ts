@@ -49,44 +49,57 @@ function answer(ctx: CliContext, runtime: Runtime, verdict: HookVerdict | null):
   return 0;
 }
 
+function parseInput<T>(schema: z.ZodType<T>, text: string): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The runtime's input as a tool call, with the session and folder it names; null when unreadable. */
+async function readToolCall(
+  runtime: Runtime,
+  text: string,
+): Promise<{ call: ToolCall; sessionId: string | undefined; cwd: string } | null> {
+  if (runtime === "claude") {
+    const input = parseInput(ClaudePreToolUseSchema, text);
+    if (!input) return null;
+    const cwd = absoluteOr(input.cwd, process.cwd());
+    return { call: claudeToolCall(input, cwd), sessionId: input.session_id, cwd };
+  }
+  const input = parseInput(CodexPreToolUseSchema, text);
+  if (!input) return null;
+  const cwd = absoluteOr(input.cwd, process.cwd());
+  return { call: await codexToolCall(input, cwd), sessionId: input.session_id, cwd };
+}
+
 async function decide(
   runtime: Runtime,
   text: string,
   ctx: CliContext,
   flags: Flags,
 ): Promise<HookVerdict | null> {
-  const schema = runtime === "claude" ? ClaudePreToolUseSchema : CodexPreToolUseSchema;
-  const parsed = (() => {
-    try {
-      return schema.safeParse(JSON.parse(text));
-    } catch {
-      return null;
-    }
-  })();
-  if (!parsed?.success) {
+  const read = await readToolCall(runtime, text);
+  if (!read) {
     const agent = runtime === "claude" ? "Claude Code" : "Codex";
     return {
       allow: false,
       reason: `Gatehouse could not read the hook input from ${agent}, so it denies the call.`,
     };
   }
-  const input = parsed.data;
-  const cwd = absoluteOr(input.cwd, process.cwd());
-  const call: ToolCall =
-    runtime === "claude"
-      ? claudeToolCall(input as z.infer<typeof ClaudePreToolUseSchema>, cwd)
-      : await codexToolCall(input as z.infer<typeof CodexPreToolUseSchema>, cwd);
   const taskId = ctx.env.GATEHOUSE_TASK_ID?.trim();
   const session: HookSession = {
     ctx,
     agentId: await agentIdFor(ctx, runtime, flags.agent),
-    sessionKey: taskId ? `task:${taskId}` : `${runtime}:${input.session_id ?? "unknown"}`,
+    sessionKey: taskId ? `task:${taskId}` : `${runtime}:${read.sessionId ?? "unknown"}`,
     source: `${runtime}-hook`,
     // Outside a Gatehouse task the session's own folder is the one it works in.
-    workdir: flags.workdir ?? cwd,
+    workdir: flags.workdir ?? read.cwd,
     promptTimeoutMs: flags.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
   };
-  return decideToolCall(call, session);
+  return decideToolCall(read.call, session);
 }
 
 interface Flags {
