@@ -21,16 +21,20 @@ import { explainCommand } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { SkillCatalogue } from "./core/skills/index.js";
 import { checkTrustedHome } from "./core/trust.js";
+import { taskClaudeHomes } from "./core/runtime/index.js";
+import { TASK_BINDING_MAX_AGE_MS } from "./core/workdir/bindings.js";
 import { WorkdirFatal, WorkdirService } from "./core/workdir/index.js";
 import { createBackendCommands } from "./device/backend-command.js";
 import type { ConnectionTimings } from "./device/connection.js";
 import { DeviceService } from "./device/device-service.js";
 import { AuditLog } from "./executor/audit-log.js";
 import { UsageRecorder } from "./executor/usage-recorder.js";
+import { decideFileAccess, fileGatePlaces } from "./executor/file-access.js";
 import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskRunner } from "./executor/tasks/task-runner.js";
+import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-files.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SafeStorageLike, type SecretStore } from "./secrets/secret-store.js";
 
@@ -138,12 +142,21 @@ export function createServices(options: ServicesOptions): Services {
         now: now(),
       }),
     decide: (request, prompt) => decideCommand(request, { ...gateDeps, prompt }),
+    decideFile: (request, prompt) =>
+      decideFileAccess(
+        request,
+        fileGatePlaces(paths, options.env, side?.workdir.workspaceRoot ?? paths.defaultWorkspaceRoot),
+        { ...gateDeps, prompt },
+      ),
     run: (request, prompt, recheckCwd) =>
       gateAndRun(request, { ...gateDeps, prompt, ...(recheckCwd ? { recheckCwd } : {}) }),
   };
 
   // The device side owns the workdir service, which also decides where socket `exec.run`s run.
-  const side = options.device ? createDeviceSide(options, options.device, gateDeps, broker) : null;
+  // (Read by `gate.decideFile` at call time, after it is built here.)
+  const side: DeviceSide | null = options.device
+    ? createDeviceSide(options, options.device, gateDeps, broker)
+    : null;
   const cwdResolver =
     options.cwdResolver ??
     (side ? workdirCwdResolver(side.workdir) : defaultCwdResolver(paths.defaultWorkspaceRoot, paths.home));
@@ -304,6 +317,15 @@ function createDeviceSide(
     secrets,
     tasks,
     async start() {
+      // No agent runs yet: task tokens left in E/runtime by a crash or a kill go now, and so do the
+      // Claude folders of tasks nobody has used for as long as their workdir bindings are kept.
+      await sweepRuntimeFolders(paths.runtimeDir, logger);
+      await sweepTaskClaudeHomes(
+        taskClaudeHomes(paths),
+        (options.now ?? Date.now)(),
+        TASK_BINDING_MAX_AGE_MS,
+        logger,
+      );
       await workdir.init();
       await capabilities.startup();
       if (device.connect !== false) await connection.start();

@@ -1,5 +1,5 @@
 // Plain words for the policy's vocabulary, times and sizes: what the screens show people.
-import type { Ask, Explanation, Security } from "../../src/ipc/contract.js";
+import type { Ask, Explanation, FileAccessView, Security } from "../../src/ipc/contract.js";
 
 export const SECURITY_WORDS: Record<Security, { label: string; help: string }> = {
   deny: { label: "Deny", help: "Never run commands." },
@@ -43,6 +43,7 @@ export const FLAG_WORDS: Record<string, string> = {
 export const SOURCE_WORDS: Record<string, string> = {
   backend: "Backend task",
   "claude-hook": "Claude Code hook",
+  "codex-hook": "Codex hook",
   cli: "Command line",
   socket: "Local client",
 };
@@ -60,6 +61,10 @@ export function reasonWords(explanation: Pick<Explanation, "reason" | "outcome" 
   if (r === "allowlist") return "Every part of the command is on the allowlist.";
   if (r === "approvals-file-invalid")
     return "The approvals file is invalid, so every command is denied until it is fixed.";
+  if (r === "inside-workdir") return "The file is inside the task's folder.";
+  if (r.startsWith("outside-workdir"))
+    return "An agent's own file tool wants a file outside the task's folder (or where files run code later).";
+  if (r.startsWith("gatehouse-data")) return "Agents never read or change Gatehouse's own data.";
   if (r === "allowlist-miss") {
     return explanation.flags.length
       ? "Part of the command is not on the allowlist, or it does something that always needs a person."
@@ -126,4 +131,18 @@ export function countdown(ms: number): string {
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+export const WHERE_WORDS: Record<FileAccessView["paths"][number]["where"], string> = {
+  inside: "inside the task's folder",
+  outside: "outside the task's folder",
+  "sensitive-inside": "in the task's folder, where files make later commands run code",
+  protected: "in a protected folder",
+  unresolved: "a path that cannot be resolved safely",
+  "gatehouse-data": "Gatehouse's own data",
+};
+
+/** Where one path of a file access lies, in words (with its detail, e.g. the protected folder's label). */
+export function whereWords(path: FileAccessView["paths"][number]): string {
+  return path.detail ? `${WHERE_WORDS[path.where]} (${path.detail})` : WHERE_WORDS[path.where];
 }

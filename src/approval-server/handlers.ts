@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
 import type { CommandInput, Explanation, PromptFn } from "../core/policy/types.js";
+import type { FileGateRequest } from "../executor/file-access.js";
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
 import { APP_VERSION } from "../version.js";
 import type { PromptBroker } from "./broker.js";
@@ -16,6 +17,8 @@ import type { HandlerReply, RequestContext, RequestHandlers } from "./server.js"
 export interface ApprovalGate {
   explain(command: CommandInput, context: { agentId: string; cwd: string }): Promise<Explanation>;
   decide(request: GateRequest, prompt: PromptFn): Promise<GateDecision>;
+  /** A file an agent's own tool reads or writes (executor/file-access.ts). */
+  decideFile(request: FileGateRequest, prompt: PromptFn): Promise<GateDecision>;
   run(request: GateRunRequest, prompt: PromptFn, recheckCwd?: RecheckCwd): Promise<GateRunResult>;
 }
 
@@ -125,22 +128,26 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
     },
 
     "approval.request": async (body: ApprovalRequestBody, ctx: RequestContext) => {
-      const cwd = cwdOrDefault(body.cwd);
-      if (!cwd.ok) return { error: "bad_request", message: cwd.message };
       let busy = false;
-      const decided = await deps.gate.decide(
-        {
-          command: commandOf(body),
-          agentId: body.agentId ?? DEFAULT_AGENT,
-          sessionKey: body.sessionKey ?? DEFAULT_SESSION,
-          source: body.source ?? "socket",
-          ...(body.reason !== undefined ? { reason: body.reason } : {}),
-          cwd: cwd.cwd,
-          ...(body.timeoutMs !== undefined ? { promptTimeoutMs: body.timeoutMs } : {}),
-          signal: ctx.signal,
-        },
-        promptFor(deps.broker, () => (busy = true)),
-      );
+      const common = {
+        agentId: body.agentId ?? DEFAULT_AGENT,
+        sessionKey: body.sessionKey ?? DEFAULT_SESSION,
+        source: body.source ?? "socket",
+        ...(body.reason !== undefined ? { reason: body.reason } : {}),
+        ...(body.timeoutMs !== undefined ? { promptTimeoutMs: body.timeoutMs } : {}),
+        signal: ctx.signal,
+      };
+      const prompt = promptFor(deps.broker, () => (busy = true));
+      let decided: GateDecision;
+      if (body.file) {
+        const workdir = requestedCwd(body.file.workdir, deps.home);
+        if (!workdir?.ok) return { error: "bad_request", message: `file.workdir must be an absolute path` };
+        decided = await deps.gate.decideFile({ ...common, ...body.file, workdir: workdir.cwd }, prompt);
+      } else {
+        const cwd = cwdOrDefault(body.cwd);
+        if (!cwd.ok) return { error: "bad_request", message: cwd.message };
+        decided = await deps.gate.decide({ ...common, command: commandOf(body), cwd: cwd.cwd }, prompt);
+      }
       if (busy) return BUSY;
       return {
         type: "decision",

@@ -1,5 +1,7 @@
-// A prompt in plain words for a terminal (`gatehouse serve --prompt tty`): what will run, where, for
-// whom, why a person is asked, and what happens when nobody answers.
+// A prompt in plain words for a terminal (`gatehouse serve --prompt tty`): what will run (or which
+// file an agent's tool reads or writes, and where it lies), where, for whom, why a person is asked,
+// and what happens when nobody answers.
+import { fileAccessOf, whereText } from "../core/policy/file-edit.js";
 import type { CommandInput, PromptRequest } from "../core/policy/types.js";
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -19,6 +21,17 @@ export function offersAllowAlways(prompt: PromptRequest): boolean {
   return e.ask !== "always" && e.allowAlwaysAvailable !== false;
 }
 
+/** The lines that say what is asked: the command, or the file access with each path and where it lies. */
+function whatLines(prompt: PromptRequest): string[] {
+  const file = fileAccessOf(prompt.explanation);
+  if (!file) return [`  command  ${commandText(prompt.command)}`, `  cwd      ${prompt.cwd}`];
+  return [
+    `  ${file.access === "write" ? "write" : "read "}    ${file.tool} (an agent's own file tool)`,
+    ...file.paths.map((p) => `  file     ${p.path}  (${whereText(p)})`),
+    `  folder   ${file.workdir} (the task's folder)`,
+  ];
+}
+
 export function renderPromptText(
   prompt: PromptRequest,
   now: number,
@@ -29,8 +42,7 @@ export function renderPromptText(
   const counter = position && position.of > 1 ? ` (${position.index} of ${position.of})` : "";
   const lines = [
     `Gatehouse: approval needed${counter}`,
-    `  command  ${commandText(prompt.command)}`,
-    `  cwd      ${prompt.cwd}`,
+    ...whatLines(prompt),
     `  agent    ${prompt.agentId}   session ${prompt.sessionKey}   from ${prompt.source}`,
   ];
   if (prompt.reason) lines.push(`  reason   ${prompt.reason}`);

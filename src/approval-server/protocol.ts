@@ -88,15 +88,33 @@ export type ExplainBody = z.infer<typeof ExplainBodySchema>;
 /** Prompt timeout bounds (exec-policy.md "Deciding": default 120 s, at most 30 min). */
 export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
 
+/** A file an agent's own tool reads or writes (Claude Code's Write/Edit/Read…, Codex's apply_patch). */
+export const FileAccessBodySchema = z.object({
+  /** The agent's tool, as shown to the person: `Write`, `Edit`, `apply_patch`, `Read`, … */
+  tool: z.string().min(1).max(100),
+  access: z.enum(["read", "write"]),
+  /** As the agent gave them; relative ones are taken from `workdir`. */
+  paths: z.array(z.string().min(1).max(4_096)).min(1).max(64),
+  /** The task's working folder: writing inside it needs nobody (unless ask=always). */
+  workdir: z.string().min(1).max(4_096),
+});
+export type FileAccessBody = z.infer<typeof FileAccessBodySchema>;
+
 export const ApprovalRequestBodySchema = z
   .object({
     ...commandFields,
+    /** Instead of a command: a file access (then `argv`, `command` and `shell` are absent). */
+    file: FileAccessBodySchema.optional(),
     sessionKey: z.string().min(1).max(300).optional(),
     source: z.string().min(1).max(100).optional(),
     reason: z.string().max(2_000).optional(),
     timeoutMs: z.number().int().positive().max(MAX_PROMPT_TIMEOUT_MS).optional(),
   })
-  .superRefine(exactlyOneCommand);
+  .superRefine((body, ctx) => {
+    if (body.file === undefined) return exactlyOneCommand(body, ctx);
+    if (body.argv !== undefined || body.command !== undefined || body.shell !== undefined)
+      ctx.addIssue({ code: "custom", message: "a file access carries no argv, command or shell" });
+  });
 export type ApprovalRequestBody = z.infer<typeof ApprovalRequestBodySchema>;
 
 export const ExecRunBodySchema = z

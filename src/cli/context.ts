@@ -88,5 +88,5 @@ export interface CommandSpec {
    * message on stderr and EXIT_UNTRUSTED_HOME. A hook answers with a deny instead: an error exit
    * would let the agent CLI go ahead.
    */
-  refuse?: (ctx: CliContext, message: string) => number;
+  refuse?: (ctx: CliContext, message: string, args: string[]) => number;
 }

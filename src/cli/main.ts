@@ -7,9 +7,14 @@ import {
   type CliContext,
   type CommandSpec,
 } from "./context.js";
-import { commands } from "./commands/index.js";
 
-function helpText(): string {
+/** Every command, loaded on demand; the agents' hook (run once per tool call) loads only its own module. */
+async function loadCommands(name: string | undefined): Promise<CommandSpec[]> {
+  if (name === "hook") return [(await import("./commands/hook.js")).command];
+  return (await import("./commands/index.js")).commands;
+}
+
+function helpText(commands: CommandSpec[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
@@ -28,8 +33,9 @@ function helpText(): string {
 
 export async function main(argv: string[], ctx: CliContext = createCliContext()): Promise<number> {
   const [name, ...rest] = argv;
+  const commands = await loadCommands(name);
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    ctx.stdout.write(`${helpText()}\n`);
+    ctx.stdout.write(`${helpText(commands)}\n`);
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v") {
@@ -38,7 +44,7 @@ export async function main(argv: string[], ctx: CliContext = createCliContext())
   }
   const spec: CommandSpec | undefined = commands.find((c) => c.name === name);
   if (!spec) {
-    ctx.stderr.write(`gatehouse: unknown command "${name}"\n\n${helpText()}\n`);
+    ctx.stderr.write(`gatehouse: unknown command "${name}"\n\n${helpText(commands)}\n`);
     return 2;
   }
   if (rest[0] === "--help" || rest[0] === "-h") {
@@ -48,7 +54,7 @@ export async function main(argv: string[], ctx: CliContext = createCliContext())
   // Every command reads E (policy, token, state): none runs on a home another user could write.
   const untrusted = checkTrustedHome(ctx.paths.executorHome);
   if (untrusted) {
-    if (spec.refuse) return spec.refuse(ctx, untrusted.message);
+    if (spec.refuse) return spec.refuse(ctx, untrusted.message, rest);
     ctx.stderr.write(`gatehouse ${name}: ${untrusted.message}\n`);
     return EXIT_UNTRUSTED_HOME;
   }

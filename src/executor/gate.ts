@@ -372,11 +372,24 @@ async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promi
     ...(bash !== undefined ? { bash } : {}),
   });
 
-  const verdict = await verdictFor(req, deps, explanation, {
+  const { result, audited } = await settle(req, deps, explanation, warnings, {
     runId,
     startedAt,
     promptBudgetMs: mode.promptBudgetMs,
   });
+  return { ...result, childEnv, bash, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+}
+
+/** The explained request's verdict (a person or askFallback when it prompts), its audit line and event. */
+async function settle(
+  req: GateRequest,
+  deps: GateDeps,
+  explanation: Explanation,
+  warnings: string[],
+  at: { runId: string; startedAt: number; promptBudgetMs: number | undefined },
+): Promise<{ result: GateDecision; audited: Promise<void> }> {
+  const { runId, startedAt } = at;
+  const verdict = await verdictFor(req, deps, explanation, at);
   const result: GateDecision = { runId, ...verdict, explanation, warnings };
   const command = displayCommand(req.command);
   const audited = writeAudit(deps, {
@@ -403,7 +416,25 @@ async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promi
       reason: result.reason,
     });
   }
-  return { ...result, childEnv, bash, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+  return { result, audited };
+}
+
+/**
+ * Decides a request the caller has already explained (a file access, core/policy/file-edit.ts): the
+ * same prompt, askFallback, event and audit path as a command. `req.command` is what the log shows.
+ */
+export async function decideExplained(
+  req: GateRequest,
+  explanation: Explanation,
+  deps: GateDeps,
+): Promise<GateDecision> {
+  const { result, audited } = await settle(req, deps, explanation, [], {
+    runId: newRunId(),
+    startedAt: deps.now(),
+    promptBudgetMs: undefined,
+  });
+  await audited;
+  return result;
 }
 
 function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation): boolean {

@@ -88,6 +88,22 @@ export const ExplanationSchema = z.object({
 });
 export type Explanation = z.infer<typeof ExplanationSchema>;
 
+/** A file an agent's own tool reads or writes (core/policy/file-edit.ts `FileAccessView`). */
+export const FileAccessViewSchema = z.object({
+  tool: z.string(),
+  access: z.enum(["read", "write"]),
+  /** The task's working folder the paths were judged against. */
+  workdir: z.string(),
+  paths: z.array(
+    z.object({
+      path: z.string(),
+      where: z.enum(["inside", "outside", "sensitive-inside", "protected", "unresolved", "gatehouse-data"]),
+      detail: z.string().optional(),
+    }),
+  ),
+});
+export type FileAccessView = z.infer<typeof FileAccessViewSchema>;
+
 /** A pending approval as the dialog shows it. */
 export const PromptViewSchema = z.object({
   id: z.string(),
@@ -100,6 +116,8 @@ export const PromptViewSchema = z.object({
   /** The command exactly as it will run, as one string (an argv quoted for a POSIX shell). */
   commandText: z.string(),
   explanation: ExplanationSchema,
+  /** Set when the request is a file access rather than a command. */
+  fileAccess: FileAccessViewSchema.optional(),
   createdAt: z.number(),
   expiresAt: z.number(),
 });

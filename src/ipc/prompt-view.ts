@@ -1,10 +1,13 @@
 // A pending prompt as the approval dialog receives it: the broker's PromptRequest plus the command as
-// one string exactly as it will run (executor/command-text.ts is the one place that formats commands).
+// one string exactly as it will run (executor/command-text.ts is the one place that formats commands),
+// and for an agent's file access the paths and where they lie.
+import { fileAccessOf } from "../core/policy/file-edit.js";
 import type { PromptRequest } from "../core/policy/types.js";
 import { displayCommand } from "../executor/command-text.js";
 import type { PromptView } from "./contract.js";
 
 export function promptView(prompt: PromptRequest): PromptView {
+  const fileAccess = fileAccessOf(prompt.explanation);
   return {
     id: prompt.id,
     sessionKey: prompt.sessionKey,
@@ -15,6 +18,7 @@ export function promptView(prompt: PromptRequest): PromptView {
     command: prompt.command,
     commandText: displayCommand(prompt.command),
     explanation: prompt.explanation,
+    ...(fileAccess ? { fileAccess } : {}),
     createdAt: prompt.createdAt,
     expiresAt: prompt.expiresAt,
   };

@@ -164,4 +164,35 @@ describe.skipIf(skip)("approval dialog", () => {
       decidedBy: "fallback",
     });
   });
+
+  it("an agent's file edit outside its task's folder shows the file and where it lies; a denial reaches the agent's hook", async () => {
+    const app = await suite.startApp({ approvals: ASK_ME });
+    const a = app;
+    const view = await suite.open(a, "approval");
+    const { page } = view;
+    const folder = path.join(a.t.home, "Projects", "app");
+    await fs.mkdir(folder, { recursive: true });
+    const bashrc = path.join(a.t.home, ".bashrc");
+    const pending = requestOnce(
+      a.t.paths,
+      "approval.request",
+      {
+        file: { tool: "Write", access: "write", paths: [bashrc], workdir: folder },
+        agentId: "claude-code",
+        source: "claude-hook",
+        timeoutMs: 60_000,
+      },
+      { timeoutMs: 60_000 },
+    );
+    const dialog = page.getByRole("dialog", { name: "Allow Write to change this file?" });
+    await dialog.waitFor();
+    await expect(page.getByLabel("Files").textContent()).resolves.toContain(
+      `${bashrc} — outside the task's folder`,
+    );
+    await expect(dialog.textContent()).resolves.toContain(folder);
+    expect(await page.getByRole("button", { name: "Allow always…" }).count()).toBe(0);
+    await page.getByRole("button", { name: /^Deny/ }).click();
+    const reply = await pending;
+    expect(reply.status === "ok" && reply.body).toMatchObject({ decision: "deny", decidedBy: "user" });
+  });
 });

@@ -18,7 +18,18 @@ export interface ResponsesRequest {
 }
 
 export type ScriptedResponse =
-  { text: string } | { functionCall: { name: string; arguments: Record<string, unknown>; callId?: string } };
+  | { text: string }
+  | {
+      functionCall: {
+        name: string;
+        arguments: Record<string, unknown>;
+        callId?: string;
+        /** The tool namespace of a namespaced tool (e.g. `multi_agent_v1` for `spawn_agent`). */
+        namespace?: string;
+      };
+    }
+  /** A freeform (custom) tool call, as Codex's `apply_patch` is offered to OpenAI models. */
+  | { customCall: { name: string; input: string; callId?: string } };
 
 export type ResponsesScript = (request: ResponsesRequest, turn: number) => ScriptedResponse;
 
@@ -92,10 +103,21 @@ function responseEvents(reply: ScriptedResponse, model: string): string[] {
       id: `fc_scripted_${counter}`,
       call_id: reply.functionCall.callId ?? `call_scripted_${counter}`,
       name: reply.functionCall.name,
+      ...(reply.functionCall.namespace ? { namespace: reply.functionCall.namespace } : {}),
       arguments: JSON.stringify(reply.functionCall.arguments),
       status: "completed",
     };
     out.push(sse("response.output_item.added", { output_index: 0, item: { ...item, arguments: "" } }));
+  } else if ("customCall" in reply) {
+    item = {
+      type: "custom_tool_call",
+      id: `ctc_scripted_${counter}`,
+      call_id: reply.customCall.callId ?? `call_scripted_${counter}`,
+      name: reply.customCall.name,
+      input: reply.customCall.input,
+      status: "completed",
+    };
+    out.push(sse("response.output_item.added", { output_index: 0, item: { ...item, input: "" } }));
   } else {
     const itemId = `msg_scripted_${counter}`;
     item = {

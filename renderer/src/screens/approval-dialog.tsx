@@ -6,7 +6,7 @@ import type { EntryCheck, PromptView } from "../../../src/ipc/contract.js";
 import { call, useDebounced, useEvent, useLiveEffect } from "../bridge.js";
 import { CopyButton, Message, Pill } from "../components/common.js";
 import { SegmentList } from "../components/explanation.js";
-import { countdown, fallbackOutcome, reasonWords, sourceWords } from "../words.js";
+import { countdown, fallbackOutcome, reasonWords, sourceWords, whereWords } from "../words.js";
 
 export function usePendingPrompts(): { prompts: PromptView[]; error: string | null } {
   const [prompts, setPrompts] = useState<PromptView[]>([]);
@@ -225,6 +225,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   }
 
   const x = prompt.explanation;
+  const file = prompt.fileAccess;
   const left = prompt.expiresAt - now;
   const allValid = drafts.length > 0 && drafts.every((_, i) => valid[i] === true);
   const position = `1 of ${props.prompts.length}`;
@@ -237,21 +238,38 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       aria-describedby="approval-why"
     >
       <header className="approval-header">
-        <h1 id="approval-title">Allow this command?</h1>
+        <h1 id="approval-title">
+          {file
+            ? file.access === "write"
+              ? `Allow ${file.tool} to change this file?`
+              : `Allow ${file.tool} to read this file?`
+            : "Allow this command?"}
+        </h1>
         {props.prompts.length > 1 ? (
           <span className="counter" aria-label={`Request ${position}`}>
             {position}
           </span>
         ) : null}
       </header>
-      <div className="command-box">
-        <pre className="command selectable" aria-label="Command">
-          {prompt.commandText}
-        </pre>
-        <div className="command-actions">
-          <CopyButton text={prompt.commandText} label="command" />
+      {file ? (
+        <ul className="file-paths" aria-label="Files">
+          {file.paths.map((p) => (
+            <li key={p.path}>
+              <span className="mono selectable">{p.path}</span>{" "}
+              <span className="muted">— {whereWords(p)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <div className="command-box">
+          <pre className="command selectable" aria-label="Command">
+            {prompt.commandText}
+          </pre>
+          <div className="command-actions">
+            <CopyButton text={prompt.commandText} label="command" />
+          </div>
         </div>
-      </div>
+      )}
       <p className="countdown">
         <Pill tone={left < 20_000 ? "warn" : "neutral"}>{countdown(left)}</Pill>
         <span>
@@ -260,7 +278,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       </p>
       <dl className="kv approval-meta">
         <div className="kv-row">
-          <dt>Folder</dt>
+          <dt>{file ? "Task's folder" : "Folder"}</dt>
           <dd className="mono selectable">{prompt.cwd}</dd>
         </div>
         <div className="kv-row">

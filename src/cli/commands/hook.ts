@@ -1,98 +1,111 @@
-// `gatehouse hook claude`: Claude Code's PreToolUse hook for the Bash tool (approval-protocol.md
-// "Clients", agent-cli-notes.md "Hooks"). Asks the running Gatehouse through the approval socket and
-// prints the hook output that allows or denies. With no Gatehouse running, askFallback decides here,
-// from the same approvals file, and the reason says so. Fails closed: unreadable input is a deny.
-import { z } from "zod";
-import { requestOnce } from "../../approval-server/client.js";
+// `gatehouse hook claude|codex`: the PreToolUse hook of Claude Code and of Codex (approval-protocol.md
+// "Clients", agent-cli-notes.md "Gating both runtimes"). Each runtime's input becomes one tool call
+// (cli/hook/claude.ts, codex.ts) and goes down one decision path (cli/hook/decide.ts); the verdict
+// is printed the way that runtime reads it. Fails closed: unreadable input, a tool that names no file,
+// an unknown Codex tool or any failure here is a block.
+import type { z } from "zod";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { SettingsFileSchema } from "../../core/settings.js";
 import { readJsonFile } from "../../core/store/index.js";
-import { AuditLog } from "../../executor/audit-log.js";
-import { decideCommand, isAllowed, type GateDecision } from "../../executor/gate.js";
-import { approvalsStoreAt, nonEmptyOption, parseCommandArgs, readAllText } from "../args.js";
+import { nonEmptyOption, parseCommandArgs, readAllText, secondsOption } from "../args.js";
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
+import { claudeHookOutput, claudeToolCall, ClaudePreToolUseSchema } from "../hook/claude.js";
+import { codexToolCall, CodexPreToolUseSchema } from "../hook/codex.js";
+import { decideToolCall, type HookSession } from "../hook/decide.js";
+import type { HookVerdict, ToolCall } from "../hook/tool-call.js";
 
-const USAGE = "gatehouse hook claude [--agent ID]";
-const DEFAULT_AGENT = "claude-code";
+const USAGE = "gatehouse hook claude|codex [--agent ID] [--workdir DIR] [--timeout S]";
+const RUNTIMES = ["claude", "codex"] as const;
+type Runtime = (typeof RUNTIMES)[number];
+const DEFAULT_AGENT: Record<Runtime, string> = { claude: "claude-code", codex: "codex" };
+const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
+/** Codex blocks a tool call when its hook exits with this status (the reason on stderr). */
+export const CODEX_BLOCK_EXIT = 2;
 
-/** The fields of Claude Code's PreToolUse input this hook reads; the rest is ignored. */
-export const ClaudePreToolUseSchema = z.looseObject({
-  session_id: z.string().optional(),
-  cwd: z.string().optional(),
-  hook_event_name: z.string().optional(),
-  tool_name: z.string(),
-  tool_input: z.looseObject({ command: z.string().optional() }).optional(),
-});
-
-export interface HookVerdict {
-  allow: boolean;
-  reason: string;
-}
-
-export function hookOutput(verdict: HookVerdict): string {
-  return JSON.stringify({
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: verdict.allow ? "allow" : "deny",
-      permissionDecisionReason: verdict.reason,
-    },
-  });
-}
-
-function describe(decision: string, decidedBy: string, reason: string | undefined): HookVerdict {
-  const allow = decision === "allow-once" || decision === "allow-always";
-  const by =
-    decidedBy === "user" ? "by you" : decidedBy === "fallback" ? "by askFallback" : `by ${decidedBy}`;
-  const what = allow
-    ? "Gatehouse allowed this command"
-    : decision === "timeout"
-      ? "Gatehouse got no approval in time"
-      : decision === "cancelled"
-        ? "Gatehouse withdrew this request"
-        : "Gatehouse denied this command";
-  return { allow, reason: `${what} (${by})${reason ? `: ${reason}` : ""}` };
-}
-
-async function agentIdFor(ctx: CliContext, flag: string | undefined): Promise<string> {
+async function agentIdFor(ctx: CliContext, runtime: Runtime, flag: string | undefined): Promise<string> {
   if (flag !== undefined) return flag;
-  const settings = await readJsonFile(ctx.paths.settings, SettingsFileSchema);
-  if (settings.status === "ok" && settings.value.hook?.claudeAgentId)
-    return settings.value.hook.claudeAgentId;
-  return DEFAULT_AGENT;
+  if (runtime === "claude") {
+    const settings = await readJsonFile(ctx.paths.settings, SettingsFileSchema);
+    if (settings.status === "ok" && settings.value.hook?.claudeAgentId)
+      return settings.value.hook.claudeAgentId;
+  }
+  return DEFAULT_AGENT[runtime];
 }
 
-/** No Gatehouse answers: the same gate decides here with nobody to ask (askFallback), and audits it. */
-async function decideLocally(
+function absoluteOr(cwd: string | undefined, fallback: string): string {
+  return cwd && cwd.startsWith("/") ? cwd : fallback;
+}
+
+/** Prints the verdict as the runtime reads it; returns the exit status. */
+function answer(ctx: CliContext, runtime: Runtime, verdict: HookVerdict | null): number {
+  if (runtime === "claude") {
+    if (verdict) printLine(ctx, claudeHookOutput(verdict));
+    return 0;
+  }
+  if (verdict && !verdict.allow) {
+    ctx.stderr.write(`${verdict.reason}\n`);
+    return CODEX_BLOCK_EXIT;
+  }
+  return 0;
+}
+
+function parseInput<T>(schema: z.ZodType<T>, text: string): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The runtime's input as a tool call, with the session and folder it names; null when unreadable. */
+async function readToolCall(
+  runtime: Runtime,
+  text: string,
+): Promise<{ call: ToolCall; sessionId: string | undefined; cwd: string } | null> {
+  if (runtime === "claude") {
+    const input = parseInput(ClaudePreToolUseSchema, text);
+    if (!input) return null;
+    const cwd = absoluteOr(input.cwd, process.cwd());
+    return { call: claudeToolCall(input, cwd), sessionId: input.session_id, cwd };
+  }
+  const input = parseInput(CodexPreToolUseSchema, text);
+  if (!input) return null;
+  const cwd = absoluteOr(input.cwd, process.cwd());
+  return { call: await codexToolCall(input, cwd), sessionId: input.session_id, cwd };
+}
+
+async function decide(
+  runtime: Runtime,
+  text: string,
   ctx: CliContext,
-  request: { command: string; cwd: string; agentId: string; sessionKey: string },
-  why: string,
-): Promise<HookVerdict> {
-  const approvals = approvalsStoreAt(ctx.paths);
-  const decided: GateDecision = await decideCommand(
-    {
-      command: { command: request.command, shell: "posix" },
-      agentId: request.agentId,
-      sessionKey: request.sessionKey,
-      source: "claude-hook",
-      cwd: request.cwd,
-    },
-    {
-      approvals,
-      audit: new AuditLog({ path: ctx.paths.audit }),
-      prompt: null,
-      baseEnv: ctx.env,
-      home: ctx.paths.home,
-      now: Date.now,
-      logger: ctx.logger.child("hook"),
-    },
-  );
-  const settings = decided.explanation;
-  const verdict = describe(decided.decision, decided.decidedBy, decided.reason);
-  const allow = isAllowed(decided.decision);
-  return {
-    allow,
-    reason: `Gatehouse is not running (${why}); askFallback=${settings.askFallback} applied here. ${verdict.reason}`,
+  flags: Flags,
+): Promise<HookVerdict | null> {
+  const read = await readToolCall(runtime, text);
+  if (!read) {
+    const agent = runtime === "claude" ? "Claude Code" : "Codex";
+    return {
+      allow: false,
+      reason: `Gatehouse could not read the hook input from ${agent}, so it denies the call.`,
+    };
+  }
+  const taskId = ctx.env.GATEHOUSE_TASK_ID?.trim();
+  const session: HookSession = {
+    ctx,
+    agentId: await agentIdFor(ctx, runtime, flags.agent),
+    sessionKey: taskId ? `task:${taskId}` : `${runtime}:${read.sessionId ?? "unknown"}`,
+    source: `${runtime}-hook`,
+    // Outside a Gatehouse task the session's own folder is the one it works in.
+    workdir: flags.workdir ?? read.cwd,
+    promptTimeoutMs: flags.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
   };
+  return decideToolCall(read.call, session);
+}
+
+interface Flags {
+  agent: string | undefined;
+  workdir: string | undefined;
+  timeoutMs: number | undefined;
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -100,74 +113,40 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     args,
     allowPositionals: true,
     strict: true,
-    options: { agent: { type: "string" } },
+    options: { agent: { type: "string" }, workdir: { type: "string" }, timeout: { type: "string" } },
   });
-  const [agentCli, ...rest] = parsed.positionals;
-  if (agentCli !== "claude" || rest.length > 0) throw new UsageError('the only hook is "claude"');
-  const agentFlag = nonEmptyOption("agent", parsed.values.agent);
-
-  const text = await readAllText(ctx.stdin);
-  let input: z.infer<typeof ClaudePreToolUseSchema>;
-  try {
-    input = ClaudePreToolUseSchema.parse(JSON.parse(text));
-  } catch {
-    printLine(
-      ctx,
-      hookOutput({
-        allow: false,
-        reason: "Gatehouse could not read the hook input from Claude Code, so it denies the command.",
-      }),
-    );
-    return 0;
-  }
-  if (input.tool_name !== "Bash") return 0; // other tools are not this hook's business: allow silently
-  const command = input.tool_input?.command;
-  if (!command || command.trim() === "") {
-    printLine(ctx, hookOutput({ allow: false, reason: "Gatehouse denies a Bash call without a command." }));
-    return 0;
-  }
-  const taskId = ctx.env.GATEHOUSE_TASK_ID?.trim();
-  const request = {
-    command,
-    cwd: input.cwd && input.cwd.startsWith("/") ? input.cwd : process.cwd(),
-    agentId: await agentIdFor(ctx, agentFlag),
-    sessionKey: taskId ? `task:${taskId}` : `claude:${input.session_id ?? "unknown"}`,
+  const [runtime, ...rest] = parsed.positionals;
+  if (!RUNTIMES.includes(runtime as Runtime) || rest.length > 0)
+    throw new UsageError('the hooks are "claude" and "codex"');
+  const workdir = nonEmptyOption("workdir", parsed.values.workdir);
+  if (workdir !== undefined && !workdir.startsWith("/")) throw new UsageError("--workdir must be absolute");
+  const flags: Flags = {
+    agent: nonEmptyOption("agent", parsed.values.agent),
+    workdir,
+    timeoutMs: secondsOption("timeout", parsed.values.timeout, MAX_PROMPT_TIMEOUT_MS / 1000),
   };
-
-  const result = await requestOnce(
-    ctx.paths,
-    "approval.request",
-    {
-      command,
-      shell: "posix",
-      cwd: request.cwd,
-      agentId: request.agentId,
-      sessionKey: request.sessionKey,
-      source: "claude-hook",
-    },
-    { timeoutMs: MAX_PROMPT_TIMEOUT_MS + 10_000 },
-  );
-  let verdict: HookVerdict;
-  if (result.status === "ok")
-    verdict = describe(result.body.decision, result.body.decidedBy, result.body.reason);
-  else if (result.status === "unavailable") verdict = await decideLocally(ctx, request, result.reason);
-  else
+  const which = runtime as Runtime;
+  let verdict: HookVerdict | null;
+  try {
+    verdict = await decide(which, await readAllText(ctx.stdin), ctx, flags);
+  } catch (error) {
+    // A hook that fails would let Codex run the call (and, with rules of its own, Claude Code): block it.
     verdict = {
       allow: false,
-      reason: `Gatehouse refused the request (${result.code}: ${result.message}), so the command is denied.`,
+      reason: `Gatehouse failed to decide (${(error as Error).message}), so it blocks this call.`,
     };
-  printLine(ctx, hookOutput(verdict));
-  return 0;
+  }
+  return answer(ctx, which, verdict);
 }
 
 export const command: CommandSpec = {
   name: "hook",
-  summary: "Claude Code PreToolUse hook for the Bash tool",
+  summary: "PreToolUse hook of Claude Code and Codex: every command and file access goes through the gate",
   usage: USAGE,
   run,
-  // An untrusted home is a deny, never an error exit (Claude Code would run the command).
-  refuse(ctx, message) {
-    printLine(ctx, hookOutput({ allow: false, reason: `Gatehouse denies every command here: ${message}` }));
-    return 0;
+  // An untrusted home is a deny in the runtime's own words, never an error exit (the agent would run the call).
+  refuse(ctx, message, args) {
+    const runtime: Runtime = args.includes("codex") ? "codex" : "claude";
+    return answer(ctx, runtime, { allow: false, reason: `Gatehouse denies every command here: ${message}` });
   },
 };

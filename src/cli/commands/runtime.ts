@@ -107,7 +107,6 @@ async function runSpec(args: string[], ctx: CliContext): Promise<number> {
     payload,
     manifest: manifest.status === "ok" ? manifest.value : {},
     workdir,
-    workspaceRoot,
     paths: ctx.paths,
     settings,
     gatehouseCommand: defaultGatehouseCommand(),

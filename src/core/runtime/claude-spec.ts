@@ -1,55 +1,61 @@
 // The Claude Code launch spec (device-protocol.md §8.2, §8.3; approval-protocol.md "Clients"): one
 // `claude -p` turn with the prompt on stdin, the task's MCP servers from `E/runtime/<task_id>/mcp.json`,
-// and a task settings file that registers `gatehouse hook claude` as the Bash PreToolUse hook. The
-// user's own settings.json is never edited for this.
+// and a task settings file that registers `gatehouse hook claude` for Bash and the file tools. The
+// user's own settings.json is never edited for this. Only user settings and that file apply
+// (`--setting-sources user`): a task folder's `.claude/settings*.json` and `.mcp.json` can neither
+// switch the hook off nor widen permissions, and no tool is pre-allowed (the hook's "allow" is the
+// only way a Bash call or a file edit runs).
 import path from "node:path";
 import type { AppPaths } from "../paths.js";
+import { CLAUDE_HOOK_MATCHER, hookCommand, hookTimeoutSeconds, type HookLaunch } from "./agent-hook.js";
 import { claudeMcpConfig } from "./claude-mcp-config.js";
 import type { LaunchFile, LaunchSpec, RuntimeSpecInput, TaskFacts } from "./launch-spec.js";
-import { posixCommandLine } from "./shell-quote.js";
 
 export const CLAUDE_AGENT_ID = "claude-code";
-/** Claude Code gives up on a hook after its `timeout`; a person deciding must not be cut short. */
-export const HOOK_TIMEOUT_MARGIN_SECONDS = 10;
 
 export interface ClaudeSpecInput extends RuntimeSpecInput {
-  /** Workspace root W (non-project tasks keep their Claude folder in `W/<task_id>/.claude`). */
-  workspaceRoot: string;
   /** How to run gatehouse, e.g. `[process.execPath, "<repo>/bin/gatehouse.js"]` (absolute paths). */
   gatehouseCommand: string[];
   promptTimeoutMs: number;
 }
 
-export function runtimeFolder(paths: AppPaths, taskId: number): string {
+export function runtimeFolder(paths: AppPaths, taskId: number | string): string {
   return path.join(paths.runtimeDir, String(taskId));
 }
 
+/**
+ * A non-project task's own Claude Code folder: in Gatehouse's data (E), which no agent may read or
+ * write, and outside every task's working folder, so an agent cannot rewrite the settings, hooks or
+ * skills of its next turn. It outlives the turn (the session transcript is resumed from it).
+ */
+export function taskClaudeHome(paths: AppPaths, taskId: number | string): string {
+  return path.join(taskClaudeHomes(paths), String(taskId));
+}
+
+/** The folder that holds every non-project task's own Claude folder. */
+export function taskClaudeHomes(paths: AppPaths): string {
+  return path.join(paths.executorHome, "task-claude");
+}
+
 /** §8.2: CH for project tasks, else the task's own folder. */
-export function claudeConfigDir(task: TaskFacts, paths: AppPaths, workspaceRoot: string): string {
-  return task.isProjectTask ? paths.claudeHome : path.join(workspaceRoot, String(task.taskId), ".claude");
+export function claudeConfigDir(task: TaskFacts, paths: AppPaths): string {
+  return task.isProjectTask ? paths.claudeHome : taskClaudeHome(paths, task.taskId);
 }
 
-export function hookCommand(gatehouseCommand: string[]): string {
-  return posixCommandLine([...gatehouseCommand, "hook", "claude", "--agent", CLAUDE_AGENT_ID]);
-}
-
-export function hookTimeoutSeconds(promptTimeoutMs: number): number {
-  return Math.ceil(Math.max(0, promptTimeoutMs) / 1000) + HOOK_TIMEOUT_MARGIN_SECONDS;
-}
-
-/** The task settings passed with `--settings`: Bash goes through the hook, which decides. */
-export function claudeTaskSettings(gatehouseCommand: string[], promptTimeoutMs: number): object {
+/** The task settings passed with `--settings`: Bash and the file tools go through the hook, which decides. */
+export function claudeTaskSettings(launch: Omit<HookLaunch, "agentId">): object {
   return {
-    permissions: { allow: ["Bash"] },
+    // Flag settings win over the user's: a `disableAllHooks` in their settings.json does not apply here.
+    disableAllHooks: false,
     hooks: {
       PreToolUse: [
         {
-          matcher: "Bash",
+          matcher: CLAUDE_HOOK_MATCHER,
           hooks: [
             {
               type: "command",
-              command: hookCommand(gatehouseCommand),
-              timeout: hookTimeoutSeconds(promptTimeoutMs),
+              command: hookCommand("claude", { ...launch, agentId: CLAUDE_AGENT_ID }),
+              timeout: hookTimeoutSeconds(launch.promptTimeoutMs),
             },
           ],
         },
@@ -67,16 +73,27 @@ export function buildClaudeSpec(input: ClaudeSpecInput): LaunchSpec {
   const folder = runtimeFolder(paths, task.taskId);
   const settingsPath = path.join(folder, "settings.json");
   const mcpPath = path.join(folder, "mcp.json");
-  const configDir = claudeConfigDir(task, paths, input.workspaceRoot);
-  const files: LaunchFile[] = [
-    jsonFile(settingsPath, claudeTaskSettings(input.gatehouseCommand, input.promptTimeoutMs)),
+  const configDir = claudeConfigDir(task, paths);
+  const settings = claudeTaskSettings({
+    gatehouseCommand: input.gatehouseCommand,
+    workdir: input.workdir,
+    promptTimeoutMs: input.promptTimeoutMs,
+  });
+  const files: LaunchFile[] = [jsonFile(settingsPath, settings)];
+  const args = [
+    "-p",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--setting-sources",
+    "user",
+    "--settings",
+    settingsPath,
   ];
-  const args = ["-p", "--output-format", "stream-json", "--verbose", "--settings", settingsPath];
   if (input.servers.length > 0) {
     files.push(jsonFile(mcpPath, claudeMcpConfig(input.servers)));
     args.push("--mcp-config", mcpPath);
   }
-  args.push("--allowedTools", "Bash");
   // `=` keeps a value that starts with "-" from being read as an option.
   if (input.systemPrompt?.trim()) args.push(`--append-system-prompt=${input.systemPrompt}`);
   if (input.resumeId) args.push("--resume", input.resumeId);

@@ -111,6 +111,63 @@ export interface CodexOverrides {
   /** Names of the servers injected. */
   injected: string[];
   notices: string[];
+  /**
+   * Variables to set in Codex's own environment: the values that must stay off the command line
+   * (`offCommandLine`), which the overrides name instead (`env_http_headers`, `env_vars`).
+   */
+  env: Record<string, string>;
+}
+
+export interface OffCommandLine {
+  /** Values (the task token) that never appear in argv, where every local user can read them. */
+  secrets: readonly string[];
+}
+
+/** Prefix of the variables that carry a header value to Codex (`env_http_headers`). */
+export const HEADER_VARIABLE_PREFIX = "GATEHOUSE_MCP_HEADER_";
+
+type Moved = { ok: true; fields: Field[] } | { ok: false; reason: string };
+
+/**
+ * Moves header and stdio env values that hold a secret into Codex's environment: a header becomes
+ * `env_http_headers.<Name>="<variable>"`, a stdio variable is passed through by name (`env_vars`). A
+ * secret anywhere else (URL, command, arguments) cannot be moved: the server is left out.
+ */
+function moveSecrets(fields: Field[], secrets: readonly string[], env: Record<string, string>): Moved {
+  const holds = (value: string) => secrets.some((secret) => secret !== "" && value.includes(secret));
+  const out: Field[] = [];
+  for (const field of fields) {
+    if (field.kind === "map" && (field.field === "http_headers" || field.field === "env")) {
+      const kept = field.value.filter(([, value]) => !holds(value));
+      const moved = field.value.filter(([, value]) => holds(value));
+      if (kept.length > 0) out.push({ ...field, value: kept });
+      if (moved.length === 0) continue;
+      if (field.field === "http_headers") {
+        const named: Array<[string, string]> = moved.map(([header, value]) => {
+          const variable = `${HEADER_VARIABLE_PREFIX}${Object.keys(env).length + 1}`;
+          env[variable] = value;
+          return [header, variable];
+        });
+        out.push({ field: "env_http_headers", kind: "map", value: named });
+      } else {
+        for (const [name, value] of moved) {
+          if (env[name] !== undefined && env[name] !== value)
+            return { ok: false, reason: `another server already passes ${name} with another value` };
+          env[name] = value;
+        }
+        out.push({ field: "env_vars", kind: "array", value: moved.map(([name]) => name) });
+      }
+      continue;
+    }
+    const values = field.kind === "string" ? [field.value] : field.kind === "array" ? field.value : [];
+    if (values.some(holds))
+      return {
+        ok: false,
+        reason: `its ${field.field} holds the task token, which never goes on a command line`,
+      };
+    out.push(field);
+  }
+  return { ok: true, fields: out };
 }
 
 /**
@@ -121,7 +178,9 @@ export function codexMcpOverrides(
   servers: NamedMcpServer[],
   userServers: ReadonlySet<string> = new Set(),
   configFile = "config.toml",
+  offCommandLine: OffCommandLine = { secrets: [] },
 ): CodexOverrides {
+  const env: Record<string, string> = {};
   const notices: string[] = [];
   const quotedServers: string[] = [];
   const dotted: string[] = [];
@@ -133,7 +192,9 @@ export function codexMcpOverrides(
       );
       continue;
     }
-    const result = codexServerFields(server);
+    const fields = codexServerFields(server);
+    const staged = { ...env };
+    const result = fields.ok ? moveSecrets(fields.fields, offCommandLine.secrets, staged) : fields;
     if (!result.ok) {
       notices.push(`MCP server "${name}" was not passed to Codex: ${result.reason}.`);
       continue;
@@ -144,6 +205,7 @@ export function codexMcpOverrides(
       );
       continue;
     }
+    Object.assign(env, staged);
     injected.push(name);
     if (isBareKey(name)) dotted.push(...dottedOverrides(name, result.fields));
     else quotedServers.push(`${tomlKey(name)}=${serverTable(result.fields)}`);
@@ -152,7 +214,7 @@ export function codexMcpOverrides(
     ...(quotedServers.length ? [`mcp_servers={${quotedServers.join(",")}}`] : []),
     ...dotted,
   ];
-  return { args: overrides.flatMap((o) => ["-c", o]), overrides, injected, notices };
+  return { args: overrides.flatMap((o) => ["-c", o]), overrides, injected, notices, env };
 }
 
 /**

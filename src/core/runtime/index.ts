@@ -17,7 +17,9 @@ export type { TaskPayload } from "./task-payload.js";
 export { ManifestMcpsSchema, parseManifestMcps } from "./mcp-servers.js";
 export { claudeMcpConfig, normaliseClaudeServer } from "./claude-mcp-config.js";
 export { codexMcpOverrides } from "./codex-overrides.js";
-export { claudeTaskSettings, hookCommand, hookTimeoutSeconds, runtimeFolder } from "./claude-spec.js";
+export { claudeTaskSettings, runtimeFolder, taskClaudeHome, taskClaudeHomes } from "./claude-spec.js";
+export { codexGateArgs } from "./codex-spec.js";
+export { hookCommand, hookTimeoutSeconds } from "./agent-hook.js";
 
 export interface LaunchInput {
   /** The `task:execute` payload as received (validated here), blanks already filled from the device config (§6.1 rule 2). */
@@ -32,10 +34,8 @@ export interface LaunchInput {
   gatehouseCommand: string[];
   /** Claude session id / Codex thread id of the task's previous turn. */
   resumeId?: string | null;
-  /** How long an approval prompt may wait; the Claude hook timeout is this plus 10 s. */
+  /** How long an approval prompt may wait; the hooks' timeout is this plus 10 s. */
   promptTimeoutMs: number;
-  /** Workspace root W; defaults to `E/workspace`. */
-  workspaceRoot?: string;
   /** Instructions Gatehouse adds for this turn (the skill index and active skill blocks, skills.md §8–§10). */
   skillInstructions?: string | null;
   /** Environment overlay for the agent process (skills.md §10); the spec's own variables win. */
@@ -92,7 +92,6 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
   if (runtime === "claude-code") {
     const spec = buildClaudeSpec({
       ...common,
-      workspaceRoot: input.workspaceRoot ?? input.paths.defaultWorkspaceRoot,
       gatehouseCommand: input.gatehouseCommand,
       promptTimeoutMs: input.promptTimeoutMs,
     });
@@ -100,7 +99,13 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
   }
   const read = input.readTextFile ?? ((file: string) => fs.readFile(file, "utf8"));
   const userConfigText = await read(codexConfigFile(input.paths)).catch(() => null);
-  const codex = buildCodexSpec({ ...common, userConfigText });
+  const codex = buildCodexSpec({
+    ...common,
+    userConfigText,
+    gatehouseCommand: input.gatehouseCommand,
+    promptTimeoutMs: input.promptTimeoutMs,
+    secrets: payload.auth_token ? [payload.auth_token] : [],
+  });
   const spec = withOverlay(codex.spec, input.envOverlay);
   return { ok: true, runtime, spec, notices: [...notices, ...codex.notices], task, secrets };
 }

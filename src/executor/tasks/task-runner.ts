@@ -8,13 +8,14 @@
 // place, `runEntry`'s `finally` (or `stopEntry`/`shutdown` for a run they end): nothing a request
 // carries and no failing event emit can keep it.
 import type { Logger } from "../../core/log.js";
-import type { RuntimeKind } from "../../core/runtime/index.js";
+import { runtimeFolder, type RuntimeKind } from "../../core/runtime/index.js";
 import type { TaskEventSink, TaskRegistry, TaskSnapshot } from "../../core/tasks/task-registry.js";
 import { RememberedCancels } from "../../core/tasks/remembered-cancels.js";
 import { newTaskRun, taskRunIdentity } from "../../core/tasks/task-events.js";
 import type { AgentProcess } from "./agent-process.js";
 import type { DeviceFacts, TaskRunnerOptions } from "./deps.js";
 import { ResponseStream } from "./response-stream.js";
+import { removeRuntimeFolder } from "./task-files.js";
 import { runTurn, type AgentSession, type TurnContext } from "./task-turn.js";
 
 export const DEFAULT_MAX_CONCURRENT_TASKS = 5;
@@ -327,6 +328,8 @@ export class TaskRunner implements TaskRegistry {
     } finally {
       if (entry.process) await entry.process.stop().catch(() => undefined);
       try {
+        // Before the task's next run may start (it waits for `finish`) and write the folder anew.
+        await removeRuntimeFolder(runtimeFolder(this.options.paths, entry.taskId), this.logger);
         if (entry.stream.ended === null) entry.stream.failed("The task ended without a result.");
       } finally {
         // serial() never rejects: the slot goes back even when the lines above threw.

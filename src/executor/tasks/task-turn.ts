@@ -3,7 +3,6 @@
 // notes before the agent starts), build the launch spec, write its files, re-check the folder, spawn
 // the agent CLI, turn its output into the event stream, and end with exactly one terminal event.
 import fs from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../core/log.js";
 import {
@@ -11,11 +10,12 @@ import {
   parseTaskPayload,
   projectInfo,
   runtimeForShellType,
+  taskClaudeHome,
   type RuntimeKind,
 } from "../../core/runtime/index.js";
 import { renderIndex, runtimeIndexEntries, type SkillSnapshot } from "../../core/skills/index.js";
 import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core/settings.js";
-import { readJsonFile, writeFileAtomic } from "../../core/store/index.js";
+import { readJsonFile } from "../../core/store/index.js";
 import { WorkdirFatal, type WorkdirResolution } from "../../core/workdir/index.js";
 import { changedNotice, tildify } from "../../core/workdir/messages.js";
 import { ApprovalsFileSchema } from "../../core/approvals/schema.js";
@@ -29,6 +29,7 @@ import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-pr
 import { createClaudeStreamParser } from "./claude-stream.js";
 import { createCodexStreamParser } from "./codex-stream.js";
 import type { TaskRunnerOptions } from "./deps.js";
+import { writeLaunchFiles } from "./task-files.js";
 import type { ResponseStream } from "./response-stream.js";
 
 export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
@@ -231,7 +232,6 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   const envRules = await agentEnvRules(options, settings);
   if (envRules.warning) logger.warn(`task ${taskId}: ${envRules.warning}`);
   const manifest = await loadManifest(options.paths.capabilityManifest, logger);
-  const workspaceRoot = options.workdir.workspaceRoot;
   const project = projectInfo(parsed.payload);
 
   // Skills (skills.md §10): this turn's snapshot, the index of what the runtime does not read itself,
@@ -241,7 +241,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   if (options.skills) {
     try {
       const snapshot: SkillSnapshot = await options.skills.snapshot(ctx.sessionKey(taskId), resolution.cwd, {
-        taskClaudeHome: project.isProjectTask ? null : path.join(workspaceRoot, taskId, ".claude"),
+        taskClaudeHome: project.isProjectTask ? null : taskClaudeHome(options.paths, taskId),
       });
       for (const line of snapshot.deactivated) stream.note(line);
       const entries = runtimeIndexEntries(snapshot.entries, runtime === "codex" ? "codex" : "claude");
@@ -266,7 +266,6 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       gatehouseCommand: options.gatehouseCommand,
       promptTimeoutMs: options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
       resumeId: resume,
-      workspaceRoot,
       skillInstructions,
       ...(envOverlay ? { envOverlay } : {}),
     });
@@ -298,8 +297,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   // Codex refuses a CODEX_HOME that does not exist; the spec always names XH, so a first-time user
   // gets the folder Codex would have created for ~/.codex itself.
   if (runtime === "codex") await fs.mkdir(options.paths.codexHome, { recursive: true, mode: 0o700 });
-  for (const file of spec.files)
-    await writeFileAtomic(file.path, file.content, { mode: file.mode, dirMode: 0o700 });
+  await writeLaunchFiles(spec.files);
   if (aborted()) return;
 
   // workdir.md §8, right before the spawn.
@@ -316,11 +314,17 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     cwd = recheck.cwd;
   }
   let args = withExtraArgs(runtime, spec.args, extraArgs);
-  if (resumeId && !options.workdir.isSameCwd(cwd, resolution.cwd)) {
-    // The resumed conversation belongs to the folder that was refused just now.
-    ctx.sessions.delete(taskId);
+  if (!options.workdir.isSameCwd(cwd, resolution.cwd)) {
+    // The hooks judge file access against the folder the agent really runs in, and a resumed
+    // conversation belongs to the folder that was refused just now.
+    if (resumeId) ctx.sessions.delete(taskId);
     const fresh = await build(cwd, null);
-    if (fresh.ok) args = withExtraArgs(runtime, fresh.spec.args, extraArgs);
+    if (!fresh.ok) {
+      stream.failed(fresh.error);
+      return;
+    }
+    await writeLaunchFiles(fresh.spec.files);
+    args = withExtraArgs(runtime, fresh.spec.args, extraArgs);
   }
   if (aborted()) return;
 

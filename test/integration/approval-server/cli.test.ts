@@ -162,10 +162,10 @@ describe("gatehouse hook claude", () => {
       ...extra,
     });
 
-  it("lets other tools through silently", async () => {
+  it("leaves tools it does not gate to Claude Code's own permissions (no output)", async () => {
     const result = await runCli(["hook", "claude"], {
       env: t.env,
-      input: JSON.stringify({ tool_name: "Read", tool_input: { file_path: "/x" } }),
+      input: JSON.stringify({ tool_name: "TodoWrite", tool_input: { todos: [] } }),
     });
     expect(result).toMatchObject({ code: 0, stdout: "" });
   });

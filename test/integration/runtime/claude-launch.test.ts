@@ -247,7 +247,7 @@ describe.skipIf(!existsSync(CLAUDE))("the real Claude Code CLI runs the launch s
     expect(code).toBe(0);
     const hook = JSON.parse(await fs.readFile(hookRecord, "utf8")) as Record<string, unknown>;
     expect(hook).toMatchObject({
-      argv: ["hook", "claude", "--agent", "claude-code"],
+      argv: ["hook", "claude", "--agent", "claude-code", "--workdir", spec.cwd, "--timeout", "5"],
       input: { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `touch ${marker}` } },
       taskId: "123",
       executorHome: home.paths.executorHome,
@@ -281,7 +281,7 @@ describe.skipIf(!existsSync(CLAUDE))("the real Claude Code CLI runs the launch s
       );
       const { spec, task } = await claudeSpec(home, { project_id: 0 });
       expect(task.isProjectTask).toBe(false);
-      expect(spec.env.CLAUDE_CONFIG_DIR).toBe(path.join(home.paths.defaultWorkspaceRoot, "123", ".claude"));
+      expect(spec.env.CLAUDE_CONFIG_DIR).toBe(path.join(home.paths.executorHome, "task-claude", "123"));
       const status = async (env: Record<string, string>) => {
         const { stdout } = await runFile(CLAUDE, ["auth", "status", "--json"], {
           env,

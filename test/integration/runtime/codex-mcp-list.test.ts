@@ -62,7 +62,8 @@ async function mcpList(overrides: string[], env: Record<string, string>): Promis
 describe.skipIf(!existsSync(CODEX))("the real Codex CLI accepts the overrides (codex-cli 0.169)", () => {
   it("M1: docs is streamable_http with its URL and bearer variable; shell is stdio with command, args and env", async () => {
     const { overrides, env } = await overridesFor(M1_MANIFEST);
-    expect(overrides).toHaveLength(10);
+    // The gate's own overrides (hooks, trust, shell) come along: the real CLI accepts them all.
+    expect(overrides.filter((o) => o.startsWith("mcp_servers"))).toHaveLength(5);
     const servers = await mcpList(overrides, env);
     expect([...servers.keys()]).toEqual(["docs", "shell"]);
     expect(servers.get("docs")!.transport).toMatchObject({
@@ -160,11 +161,15 @@ describe.skipIf(!existsSync(CODEX))("the real Codex CLI accepts the overrides (c
       args: ['a "b"', "c\\d"],
       env: { "A.B": "1", C: quoted },
     });
+    // The task token stays off the command line: Codex takes the header from its environment.
+    expect(overrides.join(" ")).not.toContain("tok-1");
     expect(servers.get("req.level")!.transport).toMatchObject({
       type: "streamable_http",
       url: "https://backend.example.com/mcp",
-      http_headers: { Authorization: "Bearer tok-1" },
+      http_headers: null,
+      env_http_headers: { Authorization: "GATEHOUSE_MCP_HEADER_1" },
     });
+    expect(env.GATEHOUSE_MCP_HEADER_1).toBe("Bearer tok-1");
     // The user's servers: untouched, the clashing one keeps the user's definition.
     expect(servers.get("mine")!.transport).toMatchObject({
       type: "stdio",

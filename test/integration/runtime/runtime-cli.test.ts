@@ -64,7 +64,7 @@ describe("gatehouse runtime spec", () => {
     const settings = out.spec.files.find((f) => f.path.endsWith("settings.json"))!;
     expect(JSON.parse(settings.content).hooks.PreToolUse[0].hooks[0]).toEqual({
       type: "command",
-      command: `${process.execPath} ${path.join(REPO_ROOT, "bin", "gatehouse.js")} hook claude --agent claude-code`,
+      command: `${process.execPath} ${path.join(REPO_ROOT, "bin", "gatehouse.js")} hook claude --agent claude-code --workdir ${out.spec.cwd} --timeout 120 || exit 2`,
       timeout: 130,
     });
     expect(existsSync(home.paths.runtimeDir)).toBe(false);
@@ -112,7 +112,11 @@ describe("gatehouse runtime spec", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("runtime: codex");
     expect(result.stdout).toContain("cwd:     /srv/work/42");
-    expect(result.stdout).toContain(`mcp_servers.wegent.http_headers.Authorization="[redacted]"`);
+    // The task token is passed to Codex through its environment, never on its command line.
+    expect(result.stdout).toContain(
+      `mcp_servers.wegent.env_http_headers.Authorization="GATEHOUSE_MCP_HEADER_1"`,
+    );
+    expect(result.stdout).toContain("GATEHOUSE_MCP_HEADER_1=[redacted]");
     expect(result.stdout).not.toContain("task-token-secret");
   });
 

@@ -208,21 +208,18 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task from the backend", () => {
 
     const W = await fs.realpath(a.t.paths.defaultWorkspaceRoot);
     expect(printed(project)).toEqual([a.t.paths.claudeHome, path.join(a.t.paths.claudeHome, "skills")]);
-    expect(printed(other)).toEqual([
-      path.join(W, "202", ".claude"),
-      path.join(W, "202", ".claude", "skills"),
-    ]);
+    // A non-project task's own Claude folder is in Gatehouse's data, outside every working folder.
+    const own = path.join(a.t.paths.executorHome, "task-claude", "202");
+    expect(printed(other)).toEqual([own, path.join(own, "skills")]);
 
     const projectRecord = path.join(W, "201", record("global"));
     const seen = JSON.parse(await fs.readFile(projectRecord, "utf8")) as Record<string, unknown>;
     expect(seen).toEqual({ cwd: path.join(W, "201"), CLAUDE_CONFIG_DIR: a.t.paths.claudeHome });
     expect(existsSync(path.join(W, "202", record("global")))).toBe(false);
-    // The MCP configuration was written for the project task only, as the task's own file.
-    const mcp = JSON.parse(await fs.readFile(path.join(a.t.paths.runtimeDir, "201", "mcp.json"), "utf8"));
-    expect(Object.keys((mcp as { mcpServers: object }).mcpServers)).toEqual(["recorder"]);
-    expect(existsSync(path.join(a.t.paths.runtimeDir, "202", "mcp.json"))).toBe(false);
-    expect((await fs.stat(path.join(a.t.paths.runtimeDir, "201", "mcp.json"))).mode & 0o777).toBe(0o600);
-    expect((await fs.stat(path.join(a.t.paths.runtimeDir, "201"))).mode & 0o777).toBe(0o700);
+    // The task's runtime files (MCP config, hook settings) are gone once its agent has exited.
+    await a.services.tasks!.idle();
+    expect(existsSync(path.join(a.t.paths.runtimeDir, "201"))).toBe(false);
+    expect(existsSync(path.join(a.t.paths.runtimeDir, "202"))).toBe(false);
   });
 
   it("a later turn of the same task resumes the Claude session", async () => {

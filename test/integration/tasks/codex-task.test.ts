@@ -11,6 +11,7 @@ import {
   type ResponsesScript,
   type ScriptedOpenAi,
 } from "../../support/scripted-openai.js";
+import { realExecutable } from "../approval-server/fixtures.js";
 import { completedText, dataOf, HAVE_CODEX, startTaskApp, taskPayload, type TaskApp } from "./harness.js";
 
 let app: TaskApp | undefined;
@@ -63,6 +64,10 @@ describe.skipIf(!HAVE_CODEX)("a Codex task from the backend", () => {
 
   it("a command Codex runs is a tool block with its output, in the task's workdir", async () => {
     const a = await startWith(callThenText({ name: "exec_command", arguments: { cmd: "pwd" } }, "Ran pwd."));
+    await a.setPolicy({
+      defaults: { security: "allowlist", ask: "off", askFallback: "deny" },
+      allow: [realExecutable("pwd")],
+    });
     a.send(codexTask(902, 9002));
     const events = await a.untilTerminal(9002);
     expect(events.at(-1)!.event).toBe("response.completed");

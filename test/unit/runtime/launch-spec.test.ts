@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { resolvePaths } from "../../../src/core/paths.js";
 import {
   buildLaunchSpec,
+  codexGateArgs,
   maskSpec,
   type LaunchInput,
   type LaunchSpec,
@@ -81,7 +82,7 @@ function file(s: LaunchSpec, name: string): unknown {
 }
 
 describe("Claude Code launch spec", () => {
-  it("runs one -p turn with stream-json output, the task settings, the MCP config and Bash allowed; the prompt on stdin", async () => {
+  it("runs one -p turn with stream-json output, user settings plus the task settings only, the MCP config and no tool pre-allowed; the prompt on stdin", async () => {
     const { runtime, spec: s } = await spec(task({ project_id: 5 }));
     const runtimeDir = path.join(HOME, ".wegent-executor", "runtime", "123");
     expect(runtime).toBe("claude-code");
@@ -91,12 +92,12 @@ describe("Claude Code launch spec", () => {
       "--output-format",
       "stream-json",
       "--verbose",
+      "--setting-sources",
+      "user",
       "--settings",
       path.join(runtimeDir, "settings.json"),
       "--mcp-config",
       path.join(runtimeDir, "mcp.json"),
-      "--allowedTools",
-      "Bash",
     ]);
     expect(s.stdin).toBe("Fix the build");
     expect(s.cwd).toBe("/home/alice/Projects/app");
@@ -137,17 +138,15 @@ describe("Claude Code launch spec", () => {
     });
   });
 
-  it("a non-project task gets its own Claude folder W/<task_id>/.claude and no global MCP servers", async () => {
-    const { spec: s, task: facts } = await spec(task({ project_id: 0 }));
+  it("a non-project task gets its own Claude folder in Gatehouse's data, outside its working folder, and no global MCP servers", async () => {
+    const { spec: s, task: facts } = await spec(task({ project_id: 0 }), { workdir: path.join(W, "123") });
     expect(facts.isProjectTask).toBe(false);
-    expect(s.env.CLAUDE_CONFIG_DIR).toBe(path.join(W, "123", ".claude"));
-    expect(s.env.SKILLS_DIR).toBe(path.join(W, "123", ".claude", "skills"));
+    const own = path.join(HOME, ".wegent-executor", "task-claude", "123");
+    expect(s.env.CLAUDE_CONFIG_DIR).toBe(own);
+    expect(s.env.SKILLS_DIR).toBe(path.join(own, "skills"));
+    expect(path.relative(s.cwd, own).startsWith("..")).toBe(true);
+    expect(path.relative(W, own).startsWith("..")).toBe(true);
     expect(Object.keys((file(s, "mcp.json") as { mcpServers: object }).mcpServers)).toEqual(["wegent"]);
-  });
-
-  it("keeps the Claude folder of a non-project task in the given workspace root", async () => {
-    const { spec: s } = await spec(task(), { workspaceRoot: "/srv/work" });
-    expect(s.env.CLAUDE_CONFIG_DIR).toBe("/srv/work/123/.claude");
   });
 
   it("a standalone chat with project id 0 and a workspace project id are project tasks", async () => {
@@ -167,19 +166,20 @@ describe("Claude Code launch spec", () => {
     expect(s.env.CLAUDE_SECURESTORAGE_CONFIG_DIR).toBe("/data/claude");
   });
 
-  it("registers gatehouse hook claude as the Bash PreToolUse hook with the prompt timeout plus 10 s", async () => {
+  it("registers gatehouse hook claude for Bash and the file tools, with the task's folder, hooks kept on and the prompt timeout plus 10 s", async () => {
     const { spec: s } = await spec(task());
     expect(file(s, "settings.json")).toEqual({
-      permissions: { allow: ["Bash"] },
+      disableAllHooks: false,
       hooks: {
         PreToolUse: [
           {
-            matcher: "Bash",
+            matcher:
+              "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Read|NotebookRead|LS|Grep|Glob|EnterWorktree)$",
             hooks: [
               {
                 type: "command",
                 command:
-                  "/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook claude --agent claude-code",
+                  "/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook claude --agent claude-code --workdir /home/alice/Projects/app --timeout 120 || exit 2",
                 timeout: 130,
               },
             ],
@@ -235,6 +235,32 @@ describe("Codex launch spec", () => {
     bot: [{ shell_type: "Codex" }],
   });
 
+  const gate = codexGateArgs({
+    gatehouseCommand: GATEHOUSE,
+    workdir: "/home/alice/Projects/app",
+    promptTimeoutMs: 120_000,
+  });
+
+  it("gates every turn: the hook on every tool call, hooks on, the folder untrusted, no TTY or login shell, no sandbox of its own", () => {
+    expect(gate).toEqual([
+      "--dangerously-bypass-hook-trust",
+      "-c",
+      "features.hooks=true",
+      "-c",
+      `hooks.PreToolUse=[{matcher="*",hooks=[{type="command",command="/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook codex --agent codex --workdir /home/alice/Projects/app --timeout 120 || exit 2",timeout=130}]}]`,
+      "-c",
+      'projects={"/home/alice/Projects/app"={trust_level="untrusted"}}',
+      "-c",
+      "features.unified_exec_tty=false",
+      "-c",
+      "allow_login_shell=false",
+      "-c",
+      'sandbox_mode="danger-full-access"',
+      "-c",
+      'approval_policy="never"',
+    ]);
+  });
+
   it("M1: runs codex exec --json with the manifest's overrides and the prompt as the last argument", async () => {
     const { runtime, spec: s, notices } = await spec(codexTask({ project_id: 9 }), { manifest: M1 });
     expect(runtime).toBe("codex");
@@ -243,6 +269,7 @@ describe("Codex launch spec", () => {
       "exec",
       "--json",
       "--skip-git-repo-check",
+      ...gate,
       "-c",
       'mcp_servers.docs.url="https://mcp.example.com/docs"',
       "-c",
@@ -279,9 +306,36 @@ describe("Codex launch spec", () => {
       }),
       { manifest: M1 },
     );
-    expect(s.args.filter((_, i) => s.args[i - 1] === "-c")).toEqual([
+    expect(s.args.filter((a, i) => s.args[i - 1] === "-c" && !gate.includes(a))).toEqual([
       'mcp_servers.wegent.url="https://backend.example.com/mcp"',
-      'mcp_servers.wegent.http_headers.Authorization="Bearer task-token"',
+      'mcp_servers.wegent.env_http_headers.Authorization="GATEHOUSE_MCP_HEADER_1"',
+      'shell_environment_policy.exclude=["GATEHOUSE_MCP_HEADER_1"]',
+    ]);
+  });
+
+  it("never puts the task token on the command line: headers and stdio variables that hold it go through Codex's environment", async () => {
+    const { spec: s, notices } = await spec(
+      codexTask({
+        mcp_servers: {
+          api: { url: "https://api/mcp", headers: { Authorization: "Bearer ${{task_token}}", X: "plain" } },
+          tool: { command: "t", env: { WEGENT_TOKEN: "${{task_token}}", MODE: "fast" } },
+          leaky: { url: "https://api/mcp?token=${{task_token}}" },
+        },
+      }),
+    );
+    expect(s.args.join(" ")).not.toContain("task-token");
+    expect(s.args.filter((a, i) => s.args[i - 1] === "-c" && !gate.includes(a))).toEqual([
+      'mcp_servers.api.url="https://api/mcp"',
+      'mcp_servers.api.http_headers.X="plain"',
+      'mcp_servers.api.env_http_headers.Authorization="GATEHOUSE_MCP_HEADER_1"',
+      'mcp_servers.tool.command="t"',
+      'mcp_servers.tool.env.MODE="fast"',
+      'mcp_servers.tool.env_vars=["WEGENT_TOKEN"]',
+      'shell_environment_policy.exclude=["GATEHOUSE_MCP_HEADER_1","WEGENT_TOKEN"]',
+    ]);
+    expect(s.env).toMatchObject({ GATEHOUSE_MCP_HEADER_1: "Bearer task-token", WEGENT_TOKEN: "task-token" });
+    expect(notices).toEqual([
+      'MCP server "leaky" was not passed to Codex: its url holds the task token, which never goes on a command line.',
     ]);
   });
 
@@ -306,6 +360,7 @@ describe("Codex launch spec", () => {
       "exec",
       "--json",
       "--skip-git-repo-check",
+      ...gate,
       "-c",
       'developer_instructions="Say \\"ok\\""',
       "resume",
@@ -373,7 +428,7 @@ describe("errors and masking", () => {
     };
     const result = await spec(payload, { manifest: {} });
     const masked = maskSpec(result.spec);
-    expect(masked.args.filter((_, i) => masked.args[i - 1] === "-c")).toEqual([
+    expect(masked.args.filter((a, i) => masked.args[i - 1] === "-c" && a.startsWith("mcp_servers"))).toEqual([
       'mcp_servers={"b.c"={command="b",env={"K"="[redacted]"}}}',
       'mcp_servers.a.url="https://a"',
       'mcp_servers.a.http_headers={"X.K"="[redacted]"}',

@@ -1,0 +1,118 @@
+// The one decision path of every agent hook (Claude Code and Codex): a command or a file access is
+// asked of the running Gatehouse through the approval socket (the person may be prompted there);
+// with no Gatehouse running the same gate decides here with nobody to ask (askFallback), audited.
+// The hook gives up before the agent's own hook timeout, so an answer always comes from here.
+import { requestOnce } from "../../approval-server/client.js";
+import type { ClientResult } from "../../approval-server/client.js";
+import type { DecisionBody } from "../../approval-server/protocol.js";
+import { AuditLog } from "../../executor/audit-log.js";
+import { decideFileAccess, fileGatePlaces, resolveFileTargets } from "../../executor/file-access.js";
+import { decideCommand, isAllowed, type GateDecision, type GateDeps } from "../../executor/gate.js";
+import { approvalsStoreAt } from "../args.js";
+import type { CliContext } from "../context.js";
+import { describeDecision, type HookVerdict, type ToolCall } from "./tool-call.js";
+
+/** How long the hook itself waits past the prompt's timeout before it denies on its own. */
+export const HOOK_REPLY_SLACK_MS = 5_000;
+
+export interface HookSession {
+  ctx: CliContext;
+  agentId: string;
+  /** `task:<id>` inside a Gatehouse task, else `<runtime>:<session id>`. */
+  sessionKey: string;
+  /** `claude-hook` or `codex-hook` (the audit log's `source`). */
+  source: string;
+  /** The task's working folder (file accesses are judged against it). */
+  workdir: string;
+  /** How long a prompt may wait for the person. */
+  promptTimeoutMs: number;
+}
+
+function localDeps(session: HookSession): GateDeps {
+  const { ctx } = session;
+  return {
+    approvals: approvalsStoreAt(ctx.paths),
+    audit: new AuditLog({ path: ctx.paths.audit }),
+    prompt: null,
+    baseEnv: ctx.env,
+    home: ctx.paths.home,
+    now: Date.now,
+    logger: ctx.logger.child("hook"),
+  };
+}
+
+function places(session: HookSession) {
+  return fileGatePlaces(session.ctx.paths, session.ctx.env, session.ctx.paths.defaultWorkspaceRoot);
+}
+
+/** No Gatehouse answers: the same gate decides here with nobody to ask, and the reason says so. */
+async function decideLocally(
+  call: Exclude<ToolCall, { kind: "pass" | "refuse" }>,
+  session: HookSession,
+  why: string,
+) {
+  const common = { agentId: session.agentId, sessionKey: session.sessionKey, source: session.source };
+  const decided: GateDecision =
+    call.kind === "command"
+      ? await decideCommand(
+          { ...common, command: { command: call.command, shell: "posix" }, cwd: call.cwd },
+          localDeps(session),
+        )
+      : await decideFileAccess(
+          { ...common, tool: call.tool, access: call.access, paths: call.paths, workdir: session.workdir },
+          places(session),
+          localDeps(session),
+        );
+  const verdict = describeDecision(
+    decided.decision,
+    decided.decidedBy,
+    decided.reason,
+    call.kind === "command" ? "command" : "file access",
+  );
+  return {
+    allow: isAllowed(decided.decision),
+    reason: `${why.startsWith("Gatehouse is not running") ? why : `Gatehouse is not running (${why})`}; askFallback=${decided.explanation.askFallback} applied here. ${verdict.reason}`,
+  };
+}
+
+/** Reading the task's own folder needs no one and is not worth an audit line: answered here. */
+async function readsOnlyInside(call: Extract<ToolCall, { kind: "file" }>, session: HookSession) {
+  if (call.access !== "read") return false;
+  const targets = await resolveFileTargets(
+    { paths: call.paths, access: call.access, workdir: session.workdir },
+    places(session),
+  );
+  return targets.every((t) => t.where === "inside");
+}
+
+/** The verdict on a tool call; null when the call is not Gatehouse's business. */
+export async function decideToolCall(call: ToolCall, session: HookSession): Promise<HookVerdict | null> {
+  if (call.kind === "pass") return null;
+  if (call.kind === "refuse") return { allow: false, reason: call.reason };
+  if (call.kind === "file" && (await readsOnlyInside(call, session)))
+    return { allow: true, reason: "Gatehouse allows reading the task's own folder." };
+  const common = {
+    agentId: session.agentId,
+    sessionKey: session.sessionKey,
+    source: session.source,
+    timeoutMs: session.promptTimeoutMs,
+  };
+  const body =
+    call.kind === "command"
+      ? { ...common, command: call.command, shell: "posix", cwd: call.cwd }
+      : {
+          ...common,
+          file: { tool: call.tool, access: call.access, paths: call.paths, workdir: session.workdir },
+        };
+  const result: ClientResult<DecisionBody> = await requestOnce(session.ctx.paths, "approval.request", body, {
+    timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,
+  });
+  const what = call.kind === "command" ? "command" : "file access";
+  if (result.status === "ok")
+    return describeDecision(result.body.decision, result.body.decidedBy, result.body.reason, what);
+  if (result.status === "unavailable") return decideLocally(call, session, result.reason);
+  return {
+    allow: false,
+    reason: `Gatehouse refused the request (${result.code}: ${result.message}), so the ${what} is denied.`,
+  };
+}

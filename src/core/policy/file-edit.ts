@@ -1,0 +1,167 @@
+// File reads and edits by an agent's own tools (Claude Code's Write/Edit/Read…, Codex's apply_patch and
+// view_image) under the same settings as commands: a pure explainer of paths the gate has already
+// resolved on disk (src/executor/file-access.ts). Writing inside the task's folder is like a covered
+// command; anywhere else is like an allowlist miss; Gatehouse's own data is never touched.
+import type { ApprovalsState } from "../approvals/index.js";
+import { decide } from "./decide.js";
+import { resolveSettings } from "./resolve-settings.js";
+import type { Ask, Explanation, Outcome, Security } from "./types.js";
+
+export type FileAccessKind = "read" | "write";
+
+/** Where a path lies, as the person is told. */
+export type FileWhere =
+  | "inside" // in the task's working folder
+  | "outside" // anywhere else
+  | "sensitive-inside" // in the folder, but under a name whose files make later commands run code
+  | "protected" // in a protected folder (credentials, agent configuration, system, …)
+  | "unresolved" // cannot be resolved safely (`..` after a missing folder, a link loop, unreadable)
+  | "gatehouse-data"; // Gatehouse's own data (tokens): never
+
+/** One path a tool call reads or writes, resolved by the caller. */
+export interface FileTarget {
+  /** The path as the agent gave it. */
+  given: string;
+  /** Absolute, links resolved (a missing tail appended as written), or null when unresolved. */
+  resolved: string | null;
+  where: FileWhere;
+  /** Plain words for `where`: the protected folder's label, the sensitive name, why it is unresolved. */
+  detail?: string;
+}
+
+/** What the prompt, the explanation and the audit show about a file access. */
+export interface FileAccessView {
+  tool: string;
+  access: FileAccessKind;
+  /** The task's working folder the paths were judged against. */
+  workdir: string;
+  paths: Array<{ path: string; where: FileWhere; detail?: string }>;
+}
+
+export type FileAccessExplanation = Explanation & { fileAccess: FileAccessView };
+
+export interface FileAccessRequest {
+  tool: string;
+  access: FileAccessKind;
+  workdir: string;
+  targets: FileTarget[];
+  agentId: string;
+}
+
+export interface FileAccessContext {
+  approvals: ApprovalsState;
+  /** Request settings: they can only tighten. */
+  requested?: { security?: Security; ask?: Ask };
+}
+
+const WHERE_TEXT: Record<FileWhere, string> = {
+  inside: "inside the task's folder",
+  outside: "outside the task's folder",
+  "sensitive-inside": "inside the task's folder, where files make later commands run code",
+  protected: "in a protected folder",
+  unresolved: "a path Gatehouse cannot resolve safely",
+  "gatehouse-data": "Gatehouse's own data",
+};
+
+/** Plain words for one path, e.g. `outside the task's folder` or `in a protected folder (a credentials folder)`. */
+export function whereText(target: Pick<FileTarget, "where" | "detail">): string {
+  return target.detail ? `${WHERE_TEXT[target.where]} (${target.detail})` : WHERE_TEXT[target.where];
+}
+
+function decideAccess(
+  request: FileAccessRequest,
+  settings: { security: Security; ask: Ask },
+  approvals: ApprovalsState,
+): { outcome: Outcome; reason: string } {
+  if (approvals.status === "invalid") return { outcome: "deny", reason: "approvals-file-invalid" };
+  const never = request.targets.find((t) => t.where === "gatehouse-data");
+  if (never) {
+    return {
+      outcome: "deny",
+      reason: `gatehouse-data: ${never.given} is Gatehouse's own data, which agents never read or change`,
+    };
+  }
+  const away = request.targets.filter((t) => t.where !== "inside");
+  // Reading the task's own folder changes nothing and runs nothing: no setting refuses or asks about it.
+  if (request.access === "read" && away.length === 0) return { outcome: "run", reason: "inside-workdir" };
+  const decided = decide(settings, away.length === 0);
+  const first = away[0];
+  const what = first ? `${first.given} is ${whereText(first)}` : "";
+  switch (decided.reason) {
+    case "allowlist":
+      return { outcome: "run", reason: "inside-workdir" };
+    case "allowlist-miss":
+      return {
+        outcome: decided.outcome,
+        reason: `outside-workdir${decided.outcome === "deny" ? " (ask=off)" : ""}: ${what}`,
+      };
+    default:
+      return { outcome: decided.outcome, reason: decided.reason };
+  }
+}
+
+/**
+ * How the policy decides a file access: `run`, `prompt` or `deny` with its reason, shaped as a command
+ * explanation (the gate, the prompt broker and askFallback take it as is) plus `fileAccess` for the
+ * presenters. *Allow always* is never offered: a grant is for this access only.
+ */
+export function explainFileAccess(request: FileAccessRequest, ctx: FileAccessContext): FileAccessExplanation {
+  const settings = resolveSettings(ctx.approvals, request.agentId, ctx.requested);
+  const { outcome, reason } = decideAccess(request, settings, ctx.approvals);
+  const allInside = request.targets.every((t) => t.where === "inside");
+  return {
+    outcome,
+    reason,
+    matchedEntryIds: [],
+    security: settings.security,
+    ask: settings.ask,
+    askFallback: settings.askFallback,
+    sources: settings.sources,
+    agentId: request.agentId,
+    cwd: request.workdir,
+    command: { argv: fileAccessArgv(request.tool, request.targets) },
+    flags: [],
+    flagDetails: [],
+    segments: [],
+    // askFallback=allowlist allows what a rule would: work inside the task's own folder.
+    allowlistSatisfied: allInside,
+    approvalsFile:
+      ctx.approvals.status === "invalid"
+        ? { path: ctx.approvals.path, status: "invalid", error: ctx.approvals.error }
+        : { path: ctx.approvals.path, status: ctx.approvals.status },
+    proposedEntries: [],
+    allowAlwaysAvailable: false,
+    fileAccess: {
+      tool: request.tool,
+      access: request.access,
+      workdir: request.workdir,
+      paths: request.targets.map((t) => ({
+        path: t.resolved ?? t.given,
+        where: t.where,
+        ...(t.detail ? { detail: t.detail } : {}),
+      })),
+    },
+  };
+}
+
+/** The access as an argv for the audit log and for presenters that know nothing of files: `Write /x`. */
+export function fileAccessArgv(tool: string, targets: ReadonlyArray<Pick<FileTarget, "given" | "resolved">>) {
+  return [tool, ...targets.map((t) => t.resolved ?? t.given)];
+}
+
+const WHERE_VALUES = new Set<string>(Object.keys(WHERE_TEXT));
+
+/** The file access an explanation (or a prompt's explanation) describes, or null for a command. */
+export function fileAccessOf(explanation: unknown): FileAccessView | null {
+  if (typeof explanation !== "object" || explanation === null) return null;
+  const view = (explanation as { fileAccess?: unknown }).fileAccess;
+  if (typeof view !== "object" || view === null) return null;
+  const v = view as Partial<FileAccessView>;
+  if (typeof v.tool !== "string" || (v.access !== "read" && v.access !== "write")) return null;
+  if (typeof v.workdir !== "string" || !Array.isArray(v.paths)) return null;
+  const paths = v.paths.filter(
+    (p): p is FileAccessView["paths"][number] =>
+      typeof p === "object" && p !== null && typeof p.path === "string" && WHERE_VALUES.has(p.where),
+  );
+  return { tool: v.tool, access: v.access, workdir: v.workdir, paths };
+}

@@ -1,0 +1,335 @@
+// Codex gated like Claude Code (issue 11, item 4): the real app runs the real Codex CLI
+// (node_modules/.bin/codex, 0.169.0) for backend tasks, with `gatehouse hook codex` as the PreToolUse
+// hook of every tool call. The scripted Responses API is the only fake. A test presenter stands for
+// the person (the broker's UI slot): prompts are listed and answered with `broker.decide`.
+//
+// Observed with codex-cli 0.169 (docs/decisions.md "Agent runtimes gated"): the hook input of
+// exec_command is `tool_name: "Bash"` with only `tool_input.command`; exit 2 blocks and the model sees
+// "Command blocked by PreToolUse hook: <stderr>"; exit 1, bad output or a timeout let the call run.
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { renderPromptText } from "../../../src/approval-server/prompt-text.js";
+import { fileAccessOf } from "../../../src/core/policy/file-edit.js";
+import type { PromptRequest } from "../../../src/core/policy/types.js";
+import {
+  codexProviderArgs,
+  functionOutputsOf,
+  startScriptedOpenAi,
+  type ResponsesRequest,
+  type ResponsesScript,
+  type ScriptedOpenAi,
+  type ScriptedResponse,
+} from "../../support/scripted-openai.js";
+import { waitFor } from "../../support/wait-for.js";
+import { realExecutable } from "../approval-server/fixtures.js";
+import { dataOf, HAVE_CODEX, startTaskApp, taskPayload, TOKEN, type TaskApp } from "./harness.js";
+
+const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
+const ALLOWLIST_ONLY = { security: "allowlist", ask: "off", askFallback: "deny" } as const;
+
+let app: TaskApp | undefined;
+let api: ScriptedOpenAi | undefined;
+afterEach(async () => {
+  await app?.close();
+  await api?.close();
+  app = undefined;
+  api = undefined;
+});
+
+/** Tool outputs Codex sent back (function calls and freeform calls such as apply_patch). */
+function toolOutputsOf(request: ResponsesRequest): Array<{ output?: unknown }> {
+  return (request.input ?? []).filter(
+    (item) => item.type === "function_call_output" || item.type === "custom_tool_call_output",
+  );
+}
+
+/** One call after another, each once the previous one's output came back; then a final text. */
+function calls(...steps: Array<ScriptedResponse | (() => ScriptedResponse)>): ResponsesScript {
+  return (request) => {
+    const step = steps[toolOutputsOf(request).length];
+    return (typeof step === "function" ? step() : step) ?? { text: "Done." };
+  };
+}
+
+function exec(cmd: string, extra: Record<string, unknown> = {}): ScriptedResponse {
+  return { functionCall: { name: "exec_command", arguments: { cmd, ...extra } } };
+}
+
+function outputsText(): string {
+  return JSON.stringify(api!.requests.flatMap(toolOutputsOf).map((o) => o.output));
+}
+
+/** `model` picks Codex's model metadata: gpt-5.5 offers the freeform apply_patch tool, as OpenAI models do. */
+async function startWith(script: ResponsesScript, model?: string): Promise<TaskApp> {
+  api = await startScriptedOpenAi(script);
+  const codexArgs = [...codexProviderArgs(api.baseUrl), ...(model ? ["-c", `model="${model}"`] : [])];
+  app = await startTaskApp({ env: { FAKE_KEY: "scripted-key" }, settings: { agents: { codexArgs } } });
+  return app;
+}
+
+function codexTask(taskId: number, subtaskId: number, extra: Record<string, unknown> = {}) {
+  return taskPayload(taskId, subtaskId, {
+    bot: [{ shell_type: "Codex" }],
+    model_config: { model_id: "fake-model" },
+    ...extra,
+  });
+}
+
+async function auditLines(a: TaskApp): Promise<Array<Record<string, unknown>>> {
+  const text = await fs.readFile(a.t.paths.audit, "utf8").catch(() => "");
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+async function managedFolder(a: TaskApp, taskId: number): Promise<string> {
+  return path.join(await fs.realpath(a.t.paths.defaultWorkspaceRoot), String(taskId));
+}
+
+/** The next prompt for the person (the test presenter's view of the broker's queue). */
+function nextPrompt(a: TaskApp, what: string): Promise<PromptRequest> {
+  return waitFor(() => a.services.broker.list()[0], { what, timeoutMs: 60_000 });
+}
+
+describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.169)", () => {
+  it("an allowed command runs in the task's folder, and the audit line says codex and which rule allowed it", async () => {
+    const a = await startWith(calls(exec("pwd")));
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    a.send(codexTask(1101, 11001));
+    const events = await a.untilTerminal(11001);
+
+    expect(events.at(-1)!.event).toBe("response.completed");
+    const block = dataOf(events.find((e) => e.event === "response.block.updated")!).block as {
+      output: string;
+    };
+    expect(block.output.trim()).toBe(await managedFolder(a, 1101));
+    expect(await auditLines(a)).toContainEqual(
+      expect.objectContaining({
+        agentId: "codex",
+        sessionKey: "task:1101",
+        source: "codex-hook",
+        command: "pwd",
+        decision: "allow-once",
+        decidedBy: expect.stringMatching(/^rule:/),
+      }),
+    );
+  });
+
+  it("a denied command does not run, the model sees why, and the audit line says the policy decided", async () => {
+    const a = await startWith(calls(exec("touch marker-file")));
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    a.send(codexTask(1102, 11002));
+    const events = await a.untilTerminal(11002);
+
+    expect(events.at(-1)!.event).toBe("response.completed");
+    expect(existsSync(path.join(await managedFolder(a, 1102), "marker-file"))).toBe(false);
+    expect(outputsText()).toContain("Command blocked by PreToolUse hook: Gatehouse denied this command");
+    expect(await auditLines(a)).toContainEqual(
+      expect.objectContaining({
+        agentId: "codex",
+        command: "touch marker-file",
+        decision: "deny",
+        decidedBy: "policy",
+      }),
+    );
+  });
+
+  it("a command that needs a person waits for the answer: allowed, it runs; denied, it does not", async () => {
+    const a = await startWith(calls(exec("touch allowed-marker"), exec("touch denied-marker")));
+    await a.setPolicy({ defaults: ASK_ME });
+    a.services.broker.attachUi();
+    a.send(codexTask(1103, 11003));
+    const folder = await managedFolder(a, 1103);
+
+    const first = await nextPrompt(a, "the first prompt");
+    expect(first).toMatchObject({ agentId: "codex", sessionKey: "task:1103", source: "codex-hook" });
+    expect(first.command).toMatchObject({ command: "touch allowed-marker" });
+    expect(existsSync(path.join(folder, "allowed-marker"))).toBe(false); // Codex waits for the person
+    a.services.broker.decide(first.id, { decision: "allow-once" });
+
+    const second = await waitFor(
+      () => a.services.broker.list().find((p) => p.command.command === "touch denied-marker"),
+      { what: "the second prompt", timeoutMs: 60_000 },
+    );
+    expect(existsSync(path.join(folder, "allowed-marker"))).toBe(true);
+    a.services.broker.decide(second.id, { decision: "deny" });
+
+    const events = await a.untilTerminal(11003);
+    expect(events.at(-1)!.event).toBe("response.completed");
+    expect(existsSync(path.join(folder, "denied-marker"))).toBe(false);
+    expect(outputsText()).toContain("Gatehouse denied this command (by you)");
+    const audit = await auditLines(a);
+    expect(audit).toContainEqual(
+      expect.objectContaining({ agentId: "codex", command: "touch allowed-marker", decidedBy: "user" }),
+    );
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        agentId: "codex",
+        command: "touch denied-marker",
+        decision: "deny",
+        decidedBy: "user",
+      }),
+    );
+  });
+
+  it("apply_patch inside the folder needs nobody; outside it prompts with the path, and a denial changes nothing", async () => {
+    const outside = () => path.join(app!.t.home, "outside.txt");
+    const a = await startWith(
+      calls(
+        {
+          customCall: {
+            name: "apply_patch",
+            input: "*** Begin Patch\n*** Add File: inside.txt\n+hi\n*** End Patch\n",
+          },
+        },
+        () => ({
+          customCall: {
+            name: "apply_patch",
+            input: `*** Begin Patch\n*** Add File: ${outside()}\n+evil\n*** End Patch\n`,
+          },
+        }),
+      ),
+      "gpt-5.5",
+    );
+    await a.setPolicy({ defaults: ASK_ME });
+    a.services.broker.attachUi();
+    a.send(codexTask(1104, 11004));
+
+    const prompt = await nextPrompt(a, "the apply_patch prompt");
+    const folder = await managedFolder(a, 1104);
+    expect(await fs.readFile(path.join(folder, "inside.txt"), "utf8")).toBe("hi\n");
+    expect(fileAccessOf(prompt.explanation)).toMatchObject({
+      tool: "apply_patch",
+      access: "write",
+      workdir: folder,
+      paths: [{ path: outside(), where: "outside" }],
+    });
+    expect(renderPromptText(prompt, Date.now())).toContain(outside());
+    expect(prompt.agentId).toBe("codex");
+    a.services.broker.decide(prompt.id, { decision: "deny" });
+
+    const events = await a.untilTerminal(11004);
+    expect(events.at(-1)!.event).toBe("response.completed");
+    expect(existsSync(outside())).toBe(false);
+    expect(outputsText()).toContain("Gatehouse denied this file access (by you)");
+  });
+
+  it("a trusted repository's .codex config cannot switch the hook off or run hooks of its own", async () => {
+    const a = await startWith(calls(exec("touch marker-file")));
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    const folder = path.join(await fs.realpath(a.t.paths.defaultWorkspaceRoot), "1105");
+    const repoHookRan = path.join(a.t.home, "repo-hook-ran");
+    await fs.mkdir(path.join(folder, ".codex"), { recursive: true });
+    await fs.writeFile(path.join(folder, ".codex", "config.toml"), "[features]\nhooks = false\n");
+    await fs.writeFile(
+      path.join(folder, ".codex", "hooks.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch ${repoHookRan}` }] }] },
+      }),
+    );
+    // The user trusts this folder in their own Codex configuration.
+    await fs.mkdir(a.t.paths.codexHome, { recursive: true });
+    await fs.writeFile(
+      path.join(a.t.paths.codexHome, "config.toml"),
+      `[projects.${JSON.stringify(folder)}]\ntrust_level = "trusted"\n`,
+    );
+    a.send(codexTask(1105, 11005));
+    await a.untilTerminal(11005);
+
+    expect(existsSync(path.join(folder, "marker-file"))).toBe(false);
+    expect(existsSync(repoHookRan)).toBe(false);
+    expect(outputsText()).toContain("Gatehouse denied this command");
+  });
+
+  it("a command asking for another shell or a terminal is not run, even when the command itself is allowed", async () => {
+    const a = await startWith(
+      calls(exec("touch zsh-marker", { shell: "zsh" }), exec("touch tty-marker", { tty: true })),
+    );
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("touch")] });
+    a.send(codexTask(1106, 11006));
+    await a.untilTerminal(11006);
+
+    const folder = await managedFolder(a, 1106);
+    expect(existsSync(path.join(folder, "zsh-marker"))).toBe(false);
+    expect(existsSync(path.join(folder, "tty-marker"))).toBe(false);
+    const outputs = api!.requests.flatMap(functionOutputsOf).map((o) => String(o.output));
+    expect(outputs.some((o) => o.includes('run it without the "shell" argument'))).toBe(true);
+    expect(outputs.some((o) => o.includes("TTY execution is disabled"))).toBe(true);
+  });
+
+  it("a tool that does nothing on this machine passes (create_goal)", async () => {
+    const a = await startWith(
+      calls({ functionCall: { name: "create_goal", arguments: { objective: "ship it" } } }),
+    );
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY });
+    a.send(codexTask(1107, 11007));
+    const events = await a.untilTerminal(11007);
+    expect(events.at(-1)!.event).toBe("response.completed");
+    expect(outputsText()).toContain("ship it");
+  });
+
+  it("the task token never appears on Codex's command line, and its commands do not inherit it", async () => {
+    const argvFile = () => path.join(app!.t.home, "codex-argv.txt");
+    const a = await startWith(calls(exec("printenv")));
+    // The Codex binary is a wrapper that records its argv, then runs the real CLI.
+    const wrapper = path.join(a.t.home, "codex-wrapper.sh");
+    await fs.writeFile(
+      wrapper,
+      `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(argvFile())}\nexec ${JSON.stringify(
+        realExecutable("codex", a.env.PATH),
+      )} "$@"\n`,
+      { mode: 0o700 },
+    );
+    await fs.writeFile(
+      a.t.paths.settings,
+      JSON.stringify({
+        version: 1,
+        agents: { codexPath: wrapper, codexArgs: codexProviderArgs(api!.baseUrl) },
+      }),
+    );
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
+    a.send(
+      codexTask(1108, 11008, {
+        auth_token: "task-token-1108",
+        mcp_servers: {
+          wegent: {
+            type: "http",
+            url: "http://127.0.0.1:9/mcp",
+            headers: { Authorization: "Bearer ${{task_token}}" },
+          },
+        },
+      }),
+    );
+    const events = await a.untilTerminal(11008);
+    expect(events.at(-1)!.event).toBe("response.completed");
+    const argv = await fs.readFile(argvFile(), "utf8");
+    expect(argv).toContain("mcp_servers.wegent.env_http_headers.Authorization");
+    expect(argv).not.toContain("task-token-1108");
+    const printed = String(
+      (dataOf(events.find((e) => e.event === "response.block.updated")!).block as { output: string }).output,
+    );
+    expect(printed).toContain("GATEHOUSE_TASK_ID=1108");
+    expect(printed).not.toContain("task-token-1108");
+  });
+
+  // Depends on H-env's branch (child environments from an allowlist): until it is merged the app's
+  // WEGENT_AUTH_TOKEN reaches the agent's environment.
+  it("printenv run by Codex shows none of the secrets: device token and socket token", async () => {
+    const a = await startWith(calls(exec("printenv")));
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
+    a.send(codexTask(1109, 11009));
+    const events = await a.untilTerminal(11009);
+    const printed = String(
+      (dataOf(events.find((e) => e.event === "response.block.updated")!).block as { output: string }).output,
+    );
+    expect(printed).toContain("GATEHOUSE_TASK_ID=1109");
+    const approvals = JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")) as {
+      socket: { token: string };
+    };
+    expect(printed).not.toContain(approvals.socket.token);
+    expect(printed).not.toContain(TOKEN);
+  });
+});

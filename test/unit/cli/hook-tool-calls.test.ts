@@ -1,0 +1,185 @@
+// What each runtime's PreToolUse input becomes (cli/hook/claude.ts, codex.ts): a command for the
+// command gate, paths for the file gate, a pass, or a refusal. Codex call arguments are read back from
+// a real transcript file in the format codex-cli 0.169 writes.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { patchPaths } from "../../../src/cli/hook/apply-patch.js";
+import { claudeToolCall } from "../../../src/cli/hook/claude.js";
+import { codexToolCall } from "../../../src/cli/hook/codex.js";
+import { findCallArguments } from "../../../src/cli/hook/codex-transcript.js";
+
+const CWD = "/work/app";
+
+describe("Claude Code's tool calls", () => {
+  const call = (tool_name: string, tool_input: Record<string, unknown>) =>
+    claudeToolCall({ tool_name, tool_input }, CWD);
+
+  it("Bash is a command in the session's folder; without a command it is refused", () => {
+    expect(call("Bash", { command: "npm test", description: "d" })).toEqual({
+      kind: "command",
+      command: "npm test",
+      cwd: CWD,
+    });
+    expect(call("Bash", { command: "  " })).toMatchObject({ kind: "refuse" });
+    expect(call("Bash", {})).toMatchObject({ kind: "refuse" });
+  });
+
+  it("the edit tools write the file they name; the read tools read it", () => {
+    expect(call("Write", { file_path: "/x/a", content: "" })).toEqual({
+      kind: "file",
+      tool: "Write",
+      access: "write",
+      paths: ["/x/a"],
+    });
+    expect(call("Edit", { file_path: "/x/a" })).toMatchObject({ access: "write", paths: ["/x/a"] });
+    expect(call("MultiEdit", { file_path: "/x/a", edits: [] })).toMatchObject({ access: "write" });
+    expect(call("NotebookEdit", { notebook_path: "/x/n.ipynb" })).toMatchObject({
+      access: "write",
+      paths: ["/x/n.ipynb"],
+    });
+    expect(call("Read", { file_path: "/x/a" })).toMatchObject({ access: "read", paths: ["/x/a"] });
+    expect(call("Write", { content: "x" })).toMatchObject({ kind: "refuse" });
+  });
+
+  it("Grep and Glob search their folder (the session's by default) and where an absolute pattern leads", () => {
+    expect(call("Grep", { pattern: "TODO" })).toMatchObject({ access: "read", paths: [CWD] });
+    expect(call("Glob", { pattern: "**/*.ts", path: "/x" })).toMatchObject({ paths: ["/x"] });
+    expect(call("Glob", { pattern: "/home/u/.ssh/*" })).toMatchObject({ paths: [CWD, "/home/u/.ssh"] });
+    expect(call("Glob", { pattern: "../../other/**/*.env" })).toMatchObject({
+      paths: [CWD, path.join(CWD, "../../other")],
+    });
+  });
+
+  it("a tool that runs programs outside Bash is refused", () => {
+    expect(call("EnterWorktree", { name: "wt" })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("runs programs outside the gate"),
+    });
+  });
+
+  it("every other tool is left to Claude Code's own permissions", () => {
+    expect(call("TodoWrite", { todos: [] })).toEqual({ kind: "pass" });
+    expect(call("mcp__docs__search", { q: "x" })).toEqual({ kind: "pass" });
+  });
+});
+
+describe("Codex's tool calls", () => {
+  let dir: string;
+  let transcript: string;
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "gh-codex-transcript-"));
+    transcript = path.join(dir, "rollout.jsonl");
+    const line = (callId: string, args: Record<string, unknown>) =>
+      JSON.stringify({
+        timestamp: "2026-11-24T15:25:02.773Z",
+        type: "response_item",
+        payload: {
+          type: "function_call",
+          name: "exec_command",
+          arguments: JSON.stringify(args),
+          call_id: callId,
+        },
+      });
+    await fs.writeFile(
+      transcript,
+      [
+        JSON.stringify({ type: "session_meta", payload: { id: "s" } }),
+        line("call_plain", { cmd: "ls" }),
+        line("call_zsh", { cmd: "ls", shell: "/usr/bin/zsh" }),
+        line("call_bash", { cmd: "ls", shell: "/opt/bin/bash" }),
+        line("call_sh", { cmd: "ls", shell: "sh" }),
+        "not json",
+      ].join("\n"),
+    );
+  });
+  afterAll(() => fs.rm(dir, { recursive: true, force: true }));
+
+  const call = (tool_name: string, tool_input: Record<string, unknown>, tool_use_id = "call_plain") =>
+    codexToolCall({ tool_name, tool_input, transcript_path: transcript, tool_use_id }, CWD);
+
+  it("reads a call's arguments back from the transcript", async () => {
+    expect(await findCallArguments(transcript, "call_zsh")).toEqual({ cmd: "ls", shell: "/usr/bin/zsh" });
+    expect(await findCallArguments(transcript, "call_missing")).toBeNull();
+  });
+
+  it("a command run by bash (the default, or asked for by name) goes to the command gate", async () => {
+    expect(await call("Bash", { command: "ls" })).toEqual({ kind: "command", command: "ls", cwd: CWD });
+    expect(await call("Bash", { command: "ls" }, "call_bash")).toMatchObject({ kind: "command" });
+  });
+
+  it("a command for another shell, or one the transcript does not show, is refused with the reason", async () => {
+    expect(await call("Bash", { command: "ls" }, "call_zsh")).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining('run it without the "shell" argument'),
+    });
+    expect(await call("Bash", { command: "ls" }, "call_sh")).toMatchObject({ kind: "refuse" });
+    await expect(
+      codexToolCall({ tool_name: "Bash", tool_input: { command: "ls" } }, CWD),
+    ).resolves.toMatchObject({ kind: "refuse" });
+    await expect(
+      codexToolCall(
+        {
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          transcript_path: path.join(dir, "none"),
+          tool_use_id: "x",
+        },
+        CWD,
+      ),
+    ).resolves.toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("not in Codex's transcript"),
+    });
+  }, 15_000);
+
+  it("apply_patch writes every file its patch names; view_image reads its file", async () => {
+    const patch = "*** Begin Patch\n*** Update File: a.ts\n*** Move to: ../b.ts\n@@\n-x\n+y\n*** End Patch\n";
+    expect(await call("apply_patch", { command: patch })).toEqual({
+      kind: "file",
+      tool: "apply_patch",
+      access: "write",
+      paths: ["a.ts", "../b.ts"],
+    });
+    expect(await call("apply_patch", { command: "*** Begin Patch\n*** End Patch\n" })).toMatchObject({
+      kind: "refuse",
+    });
+    expect(await call("view_image", { path: "/tmp/x.png" })).toMatchObject({
+      access: "read",
+      paths: ["/tmp/x.png"],
+    });
+  });
+
+  it("tools that do nothing here pass, MCP tools pass, and an unknown tool is refused", async () => {
+    for (const name of [
+      "update_plan",
+      "create_goal",
+      "spawn_agent",
+      "multi_agent_v1wait_agent",
+      "mcp__docs__q",
+    ])
+      expect(await call(name, {})).toEqual({ kind: "pass" });
+    expect(await call("write_file", { path: "/etc/x" })).toMatchObject({
+      kind: "refuse",
+      reason: 'Gatehouse does not know Codex\'s tool "write_file", so it blocks it.',
+    });
+  });
+});
+
+describe("patchPaths", () => {
+  it("finds every file operation, however it is spaced or cased, without repeats", () => {
+    const patch = [
+      "*** Begin Patch",
+      "*** Add File: new.txt",
+      "+*** Add File: not-an-operation.txt",
+      "  ***  delete file :  old.txt  ",
+      "*** Update File: /abs/x.ts",
+      "*** Move to: moved.ts",
+      "*** Update File: new.txt",
+      "*** End Patch",
+    ].join("\r\n");
+    expect(patchPaths(patch)).toEqual(["new.txt", "old.txt", "/abs/x.ts", "moved.ts"]);
+    expect(patchPaths("no patch at all")).toEqual([]);
+  });
+});
