@@ -214,8 +214,6 @@ describe.skipIf(!HAVE_CLAUDE)("Claude Code's file tools go through the gate", ()
     expect(resultsText()).not.toContain(approvals.socket.token);
   });
 
-  // Depends on H-env's branch (child environments from an allowlist): until it is merged the app's
-  // WEGENT_AUTH_TOKEN reaches the agent's environment.
   it("printenv run by Claude Code shows none of the secrets: device token and socket token", async () => {
     const a = await startWith(calls(tool("Bash", { command: "printenv" })));
     await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });

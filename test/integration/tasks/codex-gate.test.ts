@@ -65,7 +65,11 @@ function outputsText(): string {
 async function startWith(script: ResponsesScript, model?: string): Promise<TaskApp> {
   api = await startScriptedOpenAi(script);
   const codexArgs = [...codexProviderArgs(api.baseUrl), ...(model ? ["-c", `model="${model}"`] : [])];
-  app = await startTaskApp({ env: { FAKE_KEY: "scripted-key" }, settings: { agents: { codexArgs } } });
+  app = await startTaskApp({
+    env: { FAKE_KEY: "scripted-key" },
+    // the scripted provider's key reaches Codex only when the user lists it (child environments are an allowlist)
+    settings: { agents: { codexArgs }, environment: { inherit: ["FAKE_KEY"] } },
+  });
   return app;
 }
 
@@ -288,6 +292,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
       JSON.stringify({
         version: 1,
         agents: { codexPath: wrapper, codexArgs: codexProviderArgs(api!.baseUrl) },
+        environment: { inherit: ["FAKE_KEY"] },
       }),
     );
     await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
@@ -315,8 +320,6 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     expect(printed).not.toContain("task-token-1108");
   });
 
-  // Depends on H-env's branch (child environments from an allowlist): until it is merged the app's
-  // WEGENT_AUTH_TOKEN reaches the agent's environment.
   it("printenv run by Codex shows none of the secrets: device token and socket token", async () => {
     const a = await startWith(calls(exec("printenv")));
     await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
