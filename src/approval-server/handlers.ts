@@ -59,10 +59,12 @@ function commandOf(body: {
   argv?: string[];
   command?: string | string[];
   shell?: CommandInput["shell"];
+  posixShell?: CommandInput["posixShell"];
 }): CommandInput {
   if (Array.isArray(body.command)) return { argv: body.command };
   const input: CommandInput = body.argv ? { argv: body.argv } : { command: body.command ?? "" };
   if (body.shell) input.shell = body.shell;
+  if (body.posixShell && input.command !== undefined) input.posixShell = body.posixShell;
   return input;
 }
 

@@ -70,6 +70,8 @@ const commandFields = {
   /** A shell string; an array is taken as an argv (as in the protocol's worked example). */
   command: z.union([CommandText, Argv]).optional(),
   shell: ShellSchema.optional(),
+  /** Which POSIX shell will run the string (the agent's own): only ever reads it more strictly than bash. */
+  posixShell: z.enum(["bash", "sh", "zsh"]).optional(),
   cwd: z.string().min(1).max(4_096).optional(),
   agentId: z.string().min(1).max(200).optional(),
 };

@@ -11,7 +11,7 @@ import { nonEmptyOption, parseCommandArgs, readAllText, secondsOption } from "..
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 import { claudeHookOutput, claudeToolCall, ClaudePreToolUseSchema } from "../hook/claude.js";
 import { codexToolCall, CodexPreToolUseSchema } from "../hook/codex.js";
-import { decideToolCall, type HookSession } from "../hook/decide.js";
+import { agentShellDialect, decideToolCall, type HookSession } from "../hook/decide.js";
 import type { HookVerdict, ToolCall } from "../hook/tool-call.js";
 
 const USAGE = "gatehouse hook claude|codex [--agent ID] [--workdir DIR] [--timeout S]";
@@ -98,6 +98,7 @@ async function decide(
     // Outside a Gatehouse task the session's own folder is the one it works in.
     workdir: flags.workdir ?? read.cwd,
     promptTimeoutMs: flags.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
+    posixShell: agentShellDialect(ctx.env),
   };
   return decideToolCall(read.call, session);
 }

@@ -26,6 +26,18 @@ export interface HookSession {
   workdir: string;
   /** How long a prompt may wait for the person. */
   promptTimeoutMs: number;
+  /** The shell the agent runs commands with (read the way that shell reads them). */
+  posixShell: "bash" | "sh" | "zsh";
+}
+
+/**
+ * The shell an agent CLI runs its commands with: Claude Code takes CLAUDE_CODE_SHELL, else SHELL (bash or
+ * zsh); Codex the user's shell. Gatehouse's own tasks set both to bash. Anything else is read as POSIX sh.
+ */
+export function agentShellDialect(env: Readonly<Record<string, string | undefined>>): "bash" | "sh" | "zsh" {
+  const shell = (env.CLAUDE_CODE_SHELL || env.SHELL || "").split("/").pop() ?? "";
+  if (shell === "" || shell === "bash") return "bash";
+  return shell === "zsh" ? "zsh" : "sh";
 }
 
 function localDeps(session: HookSession): GateDeps {
@@ -55,7 +67,11 @@ async function decideLocally(
   const decided: GateDecision =
     call.kind === "command"
       ? await decideCommand(
-          { ...common, command: { command: call.command, shell: "posix" }, cwd: call.cwd },
+          {
+            ...common,
+            command: { command: call.command, shell: "posix", posixShell: session.posixShell },
+            cwd: call.cwd,
+          },
           localDeps(session),
         )
       : await decideFileAccess(
@@ -99,7 +115,7 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
   };
   const body =
     call.kind === "command"
-      ? { ...common, command: call.command, shell: "posix", cwd: call.cwd }
+      ? { ...common, command: call.command, shell: "posix", posixShell: session.posixShell, cwd: call.cwd }
       : {
           ...common,
           file: { tool: call.tool, access: call.access, paths: call.paths, workdir: session.workdir },

@@ -29,7 +29,7 @@ export async function analyzeCommand(input: CommandInput, options: AnalyzeOption
   const platform = options.platform ?? process.platform;
   const scripts = options.scripts ?? defaultScriptCache;
   // What a command text contains does not depend on the file system: memoise it with the parse.
-  const dialect = options.dialect ?? "bash";
+  const dialect = options.dialect ?? input.posixShell ?? "bash";
   const key = `collect\0${platform}\0${dialect}\0${input.shell ?? ""}\0${input.argv ? JSON.stringify(input.argv) : `\0${input.command}`}`;
   const collected = await scripts.memo(key, () => collectAnalysis(input, { platform, scripts, dialect }));
   return resolveSegments(collected, options, platform);

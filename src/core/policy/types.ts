@@ -13,6 +13,11 @@ export interface CommandInput {
   command?: string;
   /** For `command`: which shell runs it (default: `posix`, or `cmd` on Windows). */
   shell?: ShellKind;
+  /**
+   * For a POSIX string someone else runs (an agent's own shell): which one, so the analysis reads it the
+   * way that shell will (default bash). Every dialect is read at least as strictly as bash.
+   */
+  posixShell?: "bash" | "sh" | "zsh";
 }
 
 export type FlagKind =

@@ -126,3 +126,30 @@ describe("tools that run programs or write files by their options", () => {
     expect(e.flagDetails[0]).toMatchObject({ kind: "tool-option", coveredBy: "git-diff-out" });
   });
 });
+
+describe("a string another shell runs is read the way that shell reads it", () => {
+  it("for POSIX sh (dash), bash-only constructs need a person: dash reads them differently", async () => {
+    const bash = await explainAll({ command: "ls &>/dev/null" });
+    expect(bash.outcome).toBe("run");
+    for (const command of ["ls &>/dev/null", "echo $'a'", "[[ -f x ]] && ls", "cat <(ls)"]) {
+      const sh = await explainAll({ command, posixShell: "sh" });
+      expect(sh.outcome, command).toBe("prompt");
+      expect(sh.flags).toContain("expansion");
+    }
+  });
+
+  it("for zsh, a redirect without a command runs $NULLCMD", async () => {
+    expect((await explainAll({ command: "< notes.txt" })).outcome).toBe("run");
+    const zsh = await explainAll({ command: "< notes.txt", posixShell: "zsh" });
+    expect(zsh.outcome).toBe("prompt");
+    expect(zsh.flags).toContain("dynamic-command");
+  });
+
+  it("the agent's shell comes from CLAUDE_CODE_SHELL, else SHELL", async () => {
+    const { agentShellDialect } = await import("../../../src/cli/hook/decide.js");
+    expect(agentShellDialect({ SHELL: "/bin/zsh" })).toBe("zsh");
+    expect(agentShellDialect({ SHELL: "/bin/zsh", CLAUDE_CODE_SHELL: "/bin/bash" })).toBe("bash");
+    expect(agentShellDialect({ SHELL: "/usr/bin/fish" })).toBe("sh");
+    expect(agentShellDialect({})).toBe("bash");
+  });
+});
