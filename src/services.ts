@@ -17,7 +17,7 @@ import { ApprovalsStore } from "./core/approvals/index.js";
 import { CapabilitySync } from "./core/capabilities/index.js";
 import type { Logger } from "./core/log.js";
 import type { AppPaths, Env } from "./core/paths.js";
-import { explainCommand } from "./core/policy/index.js";
+import { explainCommand, ownFilesOf } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { SkillCatalogue } from "./core/skills/index.js";
 import { checkTrustedHome } from "./core/trust.js";
@@ -125,6 +125,7 @@ export function createServices(options: ServicesOptions): Services {
     audit,
     baseEnv: options.env,
     settingsFile: paths.settings,
+    ownFiles: ownFilesOf(paths),
     home: paths.home,
     now,
     logger: logger.child("gate"),
@@ -138,6 +139,7 @@ export function createServices(options: ServicesOptions): Services {
         ...context,
         env: options.env,
         home: paths.home,
+        ownFiles: ownFilesOf(paths),
         approvals: await approvals.load(),
         now: now(),
       }),

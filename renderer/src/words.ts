@@ -38,6 +38,7 @@ export const FLAG_WORDS: Record<string, string> = {
   expansion: "uses an expansion that could run code or is not analysed",
   "dynamic-argument": "passes a tool words known only when it runs",
   "tool-option": "uses an option that runs a program or writes a file",
+  "own-files": "reads or changes Gatehouse's own files (its policy and secrets)",
 };
 
 export const SOURCE_WORDS: Record<string, string> = {

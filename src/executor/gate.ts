@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { ApprovalsState, ApprovalsStore } from "../core/approvals/index.js";
 import type { Logger } from "../core/log.js";
-import { explainCommand, fallbackDecision } from "../core/policy/index.js";
+import { explainCommand, fallbackDecision, type OwnFiles } from "../core/policy/index.js";
 import type {
   AllowlistEntry,
   Ask,
@@ -85,6 +85,8 @@ export interface GateDeps {
    * locations (shells.ts), null = this machine has none.
    */
   bash?: string | null;
+  /** Gatehouse's own folder: a command naming it needs a person (core/policy/own-files.ts). */
+  ownFiles?: OwnFiles;
   home: string;
   now: () => number;
   logger: Logger;
@@ -370,6 +372,7 @@ async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promi
     now: startedAt,
     requestEnv,
     ...(bash !== undefined ? { bash } : {}),
+    ...(deps.ownFiles ? { ownFiles: deps.ownFiles } : {}),
   });
 
   const { result, audited } = await settle(req, deps, explanation, warnings, {

@@ -6,7 +6,7 @@ import type { ApprovalsStore } from "../core/approvals/index.js";
 import type { CapabilitySync } from "../core/capabilities/index.js";
 import type { Logger } from "../core/log.js";
 import type { AppPaths, Env } from "../core/paths.js";
-import { explainCommand } from "../core/policy/index.js";
+import { explainCommand, ownFilesOf } from "../core/policy/index.js";
 import type { Explanation } from "../core/policy/types.js";
 import type { SkillCatalogue } from "../core/skills/index.js";
 import type { WorkdirService } from "../core/workdir/index.js";
@@ -126,6 +126,7 @@ export function uiServicesFrom(core: CoreServicesLike, extras: UiExtras): UiServ
         ...context,
         env: core.gateDeps.baseEnv,
         home: core.gateDeps.home,
+        ownFiles: ownFilesOf(core.paths),
         approvals: await core.approvals.load(),
         now: core.gateDeps.now(),
         ...(extras.platform ? { platform: extras.platform } : {}),

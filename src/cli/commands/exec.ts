@@ -1,5 +1,6 @@
 // `gatehouse exec`: decide and run one command through the gate, from a terminal or a script. Nobody
 // is asked from here (prompt: null), so askFallback decides what needs a person.
+import { ownFilesOf } from "../../core/policy/own-files.js";
 import os from "node:os";
 import { runReport } from "../../approval-server/exec-result.js";
 import { AuditLog } from "../../executor/audit-log.js";
@@ -164,6 +165,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
         prompt: null,
         baseEnv: ctx.env,
         settingsFile: ctx.paths.settings,
+        ownFiles: ownFilesOf(ctx.paths),
         home: ctx.paths.home,
         now: Date.now,
         logger: ctx.logger,

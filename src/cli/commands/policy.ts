@@ -3,7 +3,7 @@
 // Exit status: 0 when an explanation was produced (whatever the outcome), 2 for bad usage, 3 when the
 // approvals file is invalid (the outcome is then `deny`), so scripts notice a broken policy.
 import { findBash } from "../../executor/shells.js";
-import { explainCommand, type Explanation, type Segment } from "../../core/policy/index.js";
+import { explainCommand, ownFilesOf, type Explanation, type Segment } from "../../core/policy/index.js";
 import { approvalsStoreAt, existingFolderOption, parseCommandArgs } from "../args.js";
 import {
   EXIT_APPROVALS_INVALID,
@@ -53,6 +53,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     home: ctx.paths.home,
     approvals,
     now: Date.now(),
+    ownFiles: ownFilesOf(ctx.paths),
     // a string runs under the bash `gatehouse exec --shell` would use (never covered where there is none)
     ...(values.shell ? { bash: await findBash() } : {}),
   });

@@ -2,6 +2,7 @@
 // asked of the running Gatehouse through the approval socket (the person may be prompted there);
 // with no Gatehouse running the same gate decides here with nobody to ask (askFallback), audited.
 // The hook gives up before the agent's own hook timeout, so an answer always comes from here.
+import { ownFilesOf } from "../../core/policy/own-files.js";
 import { requestOnce } from "../../approval-server/client.js";
 import type { ClientResult } from "../../approval-server/client.js";
 import type { DecisionBody } from "../../approval-server/protocol.js";
@@ -47,6 +48,7 @@ function localDeps(session: HookSession): GateDeps {
     audit: new AuditLog({ path: ctx.paths.audit }),
     prompt: null,
     baseEnv: ctx.env,
+    ownFiles: ownFilesOf(ctx.paths),
     home: ctx.paths.home,
     now: Date.now,
     logger: ctx.logger.child("hook"),

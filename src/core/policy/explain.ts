@@ -7,6 +7,7 @@ import { analyzeCommand } from "./analyze.js";
 import { grantsMoreThanItsName } from "./tool-table.js";
 import type { Dialect } from "./tool-readings.js";
 import { judgeVariable } from "./variables.js";
+import { namesOwnFiles, type OwnFiles } from "./own-files.js";
 import { commandBaseName } from "./command-rules.js";
 import { decide } from "./decide.js";
 import { proposeEntries } from "./proposals.js";
@@ -45,6 +46,8 @@ export interface PolicyContext {
   bash?: string | null;
   /** Which shell reads a shell string when Gatehouse does not run it itself (the hook: the agent's shell). */
   dialect?: Dialect;
+  /** Gatehouse's own folder: a command naming it needs a person (own-files.ts). */
+  ownFiles?: OwnFiles;
 }
 
 export async function explainCommand(input: CommandInput, ctx: PolicyContext): Promise<Explanation> {
@@ -68,6 +71,10 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
   }
   const posixString =
     input.command !== undefined && (input.shell ?? (platform === "win32" ? "cmd" : "posix")) === "posix";
+  if (ctx.ownFiles) {
+    const why = namesOwnFiles(input.command ?? (input.argv ?? []).join(" "), ctx.ownFiles);
+    if (why) flags.push({ kind: "own-files", detail: why });
+  }
   if (posixString && ctx.bash === null) {
     flags.push({
       kind: "parse-error",

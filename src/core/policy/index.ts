@@ -17,4 +17,7 @@ export { ScriptCache, parseScriptChecked, type ParsedScript } from "./shell-scri
 export { MAX_SHELL_DEPTH } from "./analyze-walk.js";
 export { effectiveAllowlist, type EffectiveEntry } from "../approvals/effective-allowlist.js";
 /** Variables whose value changes what a command runs (flagged when a command sets them). */
-export { dangerousVariable } from "./command-rules.js";
+export { dangerousVariable, judgeVariable } from "./variables.js";
+export { grantsMoreThanItsName } from "./tool-table.js";
+export type { Dialect } from "./tool-readings.js";
+export { namesOwnFiles, ownFilesOf, type OwnFiles } from "./own-files.js";

@@ -35,7 +35,8 @@ export type FlagKind =
   | "complex-windows" // cmd/PowerShell beyond one simple command
   | "expansion" // a word part the analyser does not understand (operators in ${…}, arithmetic on variables…)
   | "dynamic-argument" // a word known only at run time where a tool's rules read options
-  | "tool-option"; // a tool's option or sub-command runs code or writes a file (an argPattern entry covers it)
+  | "tool-option" // a tool's option or sub-command runs code or writes a file (an argPattern entry covers it)
+  | "own-files"; // names Gatehouse's own folder (its policy and secrets)
 
 export interface Flag {
   kind: FlagKind;

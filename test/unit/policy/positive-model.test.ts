@@ -153,3 +153,32 @@ describe("a string another shell runs is read the way that shell reads it", () =
     expect(agentShellDialect({})).toBe("bash");
   });
 });
+
+describe("Gatehouse's own folder (its policy and secrets)", () => {
+  const own = () => ({
+    folder: `${fx.t.home}/.wegent-executor`,
+    open: [`${fx.t.home}/.wegent-executor/workspace`],
+    home: fx.t.home,
+  });
+  it.each([
+    "cat ~/.wegent-executor/exec-approvals.json",
+    'cat "$HOME/.wegent-executor/exec-approvals.json"',
+    "cat ${HOME}/.wegent-executor/secrets.json",
+    "cd ~ && cat .wegent-executor/exec-approvals.json",
+    "grep -r token ~/.wegent-executor",
+  ])("a command naming it needs a person, whatever the allowlist: %s", async (command) => {
+    const e = await explainWith(fx, approvalsWith([entry("*", { id: "any" })]), { ownFiles: own() })(command);
+    expect(e.outcome).toBe("prompt");
+    expect(e.flags).toContain("own-files");
+  });
+
+  it.each(["ls ~/.wegent-executor/workspace/task-1", "cat ~/.wegent-executorish/x", "cat ~/notes.txt"])(
+    "the managed workspace and other names are not it: %s",
+    async (command) => {
+      const e = await explainWith(fx, approvalsWith([entry("*", { id: "any" })]), { ownFiles: own() })(
+        command,
+      );
+      expect(e.flags).not.toContain("own-files");
+    },
+  );
+});

@@ -1,0 +1,64 @@
+// Gatehouse's own folder (E) holds its policy and its secrets: the approvals file with the socket token,
+// the fallback secrets file, the audit log. Agents run as the same user, so a command naming that folder
+// (`cat ~/.wegent-executor/exec-approvals.json` through an allowlisted `cat`) needs a person, whatever the
+// allowlist says. The managed workspace inside E is where tasks work and stays open.
+//
+// This reads the command's text for every spelling of the folder a shell would expand to it (absolute,
+// `~/…`, `$HOME/…`, `${HOME}/…`, and the folder's own name for paths relative to home). It is a net under
+// the allowlist, not a proof: a name built at run time is not seen here (the person still decides any
+// command the allowlist does not cover).
+import path from "node:path";
+
+export interface OwnFiles {
+  /** Gatehouse's home E (absolute). */
+  folder: string;
+  /** Folders inside it agents may use (the managed workspace). */
+  open: readonly string[];
+  /** The user's home, for `~`/`$HOME` spellings. */
+  home: string;
+}
+
+function spellings(own: OwnFiles): string[] {
+  const { folder, home } = own;
+  const out = new Set([folder]);
+  const relative = path.relative(home, folder);
+  if (relative && !relative.startsWith("..") && !path.isAbsolute(relative)) {
+    for (const base of ["~", "$HOME", "${HOME}"]) out.add(`${base}/${relative}`);
+    out.add(relative.split("/")[0] as string); // `.wegent-executor` after a `cd ~`
+  }
+  return [...out].filter((s) => s.length >= 4);
+}
+
+/** Why `text` names Gatehouse's own files, or null. */
+export function namesOwnFiles(text: string, own: OwnFiles): string | null {
+  const openTails = own.open
+    .map((o) => path.relative(own.folder, o))
+    .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r));
+  for (const spelling of spellings(own)) {
+    for (let at = text.indexOf(spelling); at !== -1; at = text.indexOf(spelling, at + 1)) {
+      const rest = text.slice(at + spelling.length);
+      // `~/.wegent-executor/workspace/x` is the open workspace; `~/.wegent-executorX` is another name
+      if (/^[\w.-]/.test(rest)) continue;
+      if (
+        openTails.some(
+          (tail) =>
+            rest === `/${tail}` ||
+            rest.startsWith(`/${tail}/`) ||
+            new RegExp(`^/${tail}\\b(?![.-])`).test(rest),
+        )
+      )
+        continue;
+      return `it names Gatehouse's own folder (${spelling}), which holds its policy and secrets`;
+    }
+  }
+  return null;
+}
+
+/** Gatehouse's own files for a home's paths: E, with the managed workspace open. */
+export function ownFilesOf(paths: {
+  executorHome: string;
+  defaultWorkspaceRoot: string;
+  home: string;
+}): OwnFiles {
+  return { folder: paths.executorHome, open: [paths.defaultWorkspaceRoot], home: paths.home };
+}
