@@ -75,12 +75,12 @@ export function appPathSegments(url: string): { ok: true; segments: string[] } |
       return { ok: false, reason: "a malformed percent-escape" };
     }
     if (segment === "") return { ok: false, reason: "an empty path segment (absolute or doubled /)" };
-    if (segment === "." || segment === "..") return { ok: false, reason: "a . or .. segment" };
-    if (segment.startsWith(".")) return { ok: false, reason: "a hidden file" };
     // An encoded separator, a drive letter or a control character would mean something else on disk.
     if (/[/\\:]/.test(segment)) return { ok: false, reason: "a path separator or drive inside a segment" };
     // eslint-disable-next-line no-control-regex -- refusing control characters is the point
     if (/[\u0000-\u001f\u007f]/.test(segment)) return { ok: false, reason: "a control character" };
+    if (segment === "." || segment === "..") return { ok: false, reason: "a . or .. segment" };
+    if (segment.startsWith(".")) return { ok: false, reason: "a hidden file" };
     segments.push(segment);
   }
   return { ok: true, segments };

@@ -16,6 +16,7 @@ import { createServices, type Services } from "../../../src/services.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 import { FakeElectron, type FakeWindow } from "./fake-electron.js";
+import { FakeUpdater } from "./fake-updater.js";
 
 const RENDERER = rendererUrl();
 
@@ -336,5 +337,101 @@ describe("the tray app's shell", () => {
     expect((windows.tray.image as { file: string }).file).toMatch(/tray-(connected|offline|attention)\.ico$/);
     expect(windows.loginItems).toEqual([]);
     await other.quit();
+  });
+
+  it("windows load the renderer from app://gatehouse/, which serves the built files with the CSP and nothing outside them", async () => {
+    shell.windows.showMain();
+    expect(fake.windows[0]!.loaded).toEqual(["app://gatehouse/index.html#status"]);
+    const page = await fake.request("app://gatehouse/index.html");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect((await fake.request("app://gatehouse/assets/index.js")).status).toBe(200);
+    fs.writeFileSync(path.join(t.home, "app", "renderer", "secret.txt"), "s3cret");
+    for (const url of ["app://gatehouse/../secret.txt", "app://gatehouse/..%2fsecret.txt", "app://gatehouse/%2e%2e/secret.txt"]) {
+      const refused = await fake.request(url);
+      expect(refused.status, url).toBeGreaterThanOrEqual(400);
+      expect(await refused.text()).not.toContain("s3cret");
+    }
+  });
+
+  it("a shipped app has no menu bar on Linux and its windows cannot open DevTools", () => {
+    shell.windows.showMain();
+    shell.windows.showApproval();
+    expect(fake.applicationMenu).toBeNull();
+    for (const win of fake.windows) expect(win.options.webPreferences.devTools).toBe(false);
+  });
+
+  it("a developer run on macOS has the app, Edit and Window menus plus View with Reload and DevTools", async () => {
+    const mac = new FakeElectron("darwin");
+    const other = startOther(mac, { developer: true });
+    expect(mac.applicationMenu?.map((m) => m.label)).toEqual(["Gatehouse", "Edit", "Window", "View"]);
+    other.windows.showMain();
+    expect(mac.windows[0]!.options.webPreferences.devTools).toBe(true);
+    await other.quit();
+  });
+
+  it("the approval window follows the person to every Space or workspace, and approval notifications stay until acted on", async () => {
+    const reply = askInBackground(["touch", "w"]);
+    await waitFor(() => fake.notifications.length === 1, { what: "a notification" });
+    expect(windowLoading("approval")?.allWorkspaces).toEqual({ visible: true, visibleOnFullScreen: true });
+    expect(fake.notifications[0]!.options).toMatchObject({ timeoutType: "never", urgency: "critical" });
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+  });
+});
+
+describe("where no tray icon will be seen (GNOME without AppIndicator)", () => {
+  it("the main window opens at start with the tray's menu in its menu bar, which lists prompts and quits", async () => {
+    const gnome = new FakeElectron("linux");
+    const other = startOther(gnome, { trayHost: { visible: false, reason: "no StatusNotifier host" } });
+    const main = gnome.windows.find((w) => w.loaded[0]?.endsWith("#status"));
+    expect(main?.visible).toBe(true);
+    expect(main?.options.autoHideMenuBar).toBe(false);
+    const menuBar = () => gnome.applicationMenu?.find((m) => m.label === "Gatehouse")?.submenu ?? [];
+    expect(menuBar().map((i) => i.id)).toEqual(expect.arrayContaining(["open-main", "quit"]));
+
+    const reply = askInBackground(["touch", "v"]);
+    await waitFor(() => menuBar().some((i) => i.id?.startsWith("pending:")), { what: "the prompt in the menu bar" });
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+
+    main!.close();
+    expect(gnome.notifications.map((n) => n.title)).toContain("Gatehouse is still running");
+    menuBar()
+      .find((i) => i.id === "quit")!
+      .click!();
+    await waitFor(() => gnome.quitCalls === 1, { what: "the app to quit from the menu bar" });
+    expect(gnome.notifications.filter((n) => n.title === "Gatehouse is still running")).toHaveLength(1);
+    await other.quit();
+  });
+});
+
+describe("updates in the tray", () => {
+  it("a downloaded update offers Restart in the tray, is held while a prompt waits, and installs after the services stop", async () => {
+    const electron = new FakeElectron("darwin");
+    const updater = new FakeUpdater();
+    const other = startOther(electron, {
+      updates: { mode: { mode: "install", reason: "test" }, updater },
+      stop: async () => void updater.events.push("services stopped"),
+    });
+    const item = () => electron.tray.menu.find((m) => m.id === "update");
+    expect(item()).toBeUndefined();
+    updater.emit("update-downloaded", { version: "1.2.0" });
+    expect(item()).toMatchObject({ label: "Restart to update to 1.2.0", enabled: true });
+
+    const reply = askInBackground(["touch", "u"]);
+    await waitFor(() => item()?.enabled === false, { what: "the update item to wait for the prompt" });
+    expect(item()?.label).toBe("Update to 1.2.0 once nothing waits (an approval is waiting)");
+    await other.runTrayAction({ kind: "install-update" });
+    expect(updater.installs).toEqual([]);
+    expect(electron.quitCalls).toBe(0);
+
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+    await waitFor(() => item()?.enabled === true, { what: "Restart to update again" });
+    electron.tray.clickItem("update");
+    await waitFor(() => updater.installs.length === 1, { what: "the install" });
+    expect(updater.events).toEqual(["services stopped", "install"]);
+    expect(electron.quitCalls).toBe(0);
   });
 });
