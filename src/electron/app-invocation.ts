@@ -15,7 +15,11 @@ export type AppInvocation =
  * Chromium switches that would let another local process drive the app's pages (the renderer can decide
  * prompts): a packaged app refuses to start with them.
  */
-export const REFUSED_SWITCHES = ["--remote-debugging-port", "--remote-debugging-pipe", "--remote-debugging-address"];
+export const REFUSED_SWITCHES = [
+  "--remote-debugging-port",
+  "--remote-debugging-pipe",
+  "--remote-debugging-address",
+];
 
 function isSwitch(arg: string): boolean {
   return arg.startsWith("-");
@@ -29,11 +33,15 @@ export function appArguments(argv: readonly string[], defaultApp: boolean): stri
   return appIndex < 0 ? [] : rest.slice(appIndex + 1);
 }
 
-export function appInvocation(argv: readonly string[], options: { defaultApp: boolean; packaged: boolean }): AppInvocation {
+export function appInvocation(
+  argv: readonly string[],
+  options: { defaultApp: boolean; packaged: boolean },
+): AppInvocation {
   const args = appArguments(argv, options.defaultApp);
   if (options.packaged) {
     const refused = argv.find((arg) => REFUSED_SWITCHES.some((s) => arg === s || arg.startsWith(`${s}=`)));
-    if (refused) return { kind: "refused", message: `Gatehouse does not start with ${refused.split("=")[0]}.` };
+    if (refused)
+      return { kind: "refused", message: `Gatehouse does not start with ${refused.split("=")[0]}.` };
   }
   const wordIndex = args.findIndex((arg) => !isSwitch(arg));
   if (wordIndex < 0) return { kind: "app" };
@@ -48,7 +56,11 @@ export function appInvocation(argv: readonly string[], options: { defaultApp: bo
 }
 
 /** How agents started by this app run `gatehouse` (the hook commands): the app binary itself. */
-export function appGatehouseCommand(launch: { execPath: string; appPath: string; defaultApp: boolean }): string[] {
+export function appGatehouseCommand(launch: {
+  execPath: string;
+  appPath: string;
+  defaultApp: boolean;
+}): string[] {
   return launch.defaultApp ? [launch.execPath, launch.appPath] : [launch.execPath];
 }
 

@@ -49,8 +49,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 export type AppFileResult =
-  | { ok: true; file: string; contentType: string }
-  | { ok: false; status: 400 | 403 | 404; reason: string };
+  { ok: true; file: string; contentType: string } | { ok: false; status: 400 | 403 | 404; reason: string };
 
 const realpath = promisify(fs.realpath);
 const stat = promisify(fs.stat);
@@ -61,7 +60,9 @@ function refuse(status: 400 | 403 | 404, reason: string): AppFileResult {
 }
 
 /** The path segments of an `app://gatehouse/…` URL, decoded one by one, or why the URL is refused. */
-export function appPathSegments(url: string): { ok: true; segments: string[] } | { ok: false; reason: string } {
+export function appPathSegments(
+  url: string,
+): { ok: true; segments: string[] } | { ok: false; reason: string } {
   const prefix = `${APP_ORIGIN}/`;
   if (!url.toLowerCase().startsWith(prefix)) return { ok: false, reason: `not under ${prefix}` };
   const rawPath = url.slice(prefix.length).split(/[?#]/, 1)[0] ?? "";

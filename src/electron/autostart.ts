@@ -39,7 +39,9 @@ export function autostartCommand(launch: AppLaunch): string[] {
 export function desktopExecArgument(arg: string): string {
   // eslint-disable-next-line no-control-regex -- a line break or control character cannot be written safely
   if (/[\u0000-\u001f\u007f]/.test(arg)) {
-    throw new Error(`the path ${JSON.stringify(arg)} contains a control character; it cannot go into an autostart entry`);
+    throw new Error(
+      `the path ${JSON.stringify(arg)} contains a control character; it cannot go into an autostart entry`,
+    );
   }
   const quoted = `"${arg.replace(/(["`$\\])/g, "\\$1").replace(/%/g, "%%")}"`;
   return quoted.replace(/\\/g, "\\\\");

@@ -26,7 +26,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const api = realElectron(electron);
 
 // Before `ready`: the renderer's scheme is a standard, secure origin (app-protocol.ts).
-electron.protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }]);
+electron.protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } },
+]);
 
 /** electron-updater's autoUpdater where the build has it, else null (then updates are off). */
 async function loadUpdater(): Promise<UpdaterLike | null> {
@@ -81,7 +83,9 @@ async function main(): Promise<void> {
   const settings = await readJsonFile(paths.settings, SettingsFileSchema);
 
   // The feed is read from inside the signed app (electron-builder writes it when `publish` is set).
-  const feed = parseUpdateFeed(packaged ? readIfPresent(path.join(process.resourcesPath, "app-update.yml")) : null);
+  const feed = parseUpdateFeed(
+    packaged ? readIfPresent(path.join(process.resourcesPath, "app-update.yml")) : null,
+  );
   const updater = packaged && feed.feed ? await loadUpdater() : null;
   const mode = updateMode({
     platform: process.platform,

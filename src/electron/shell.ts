@@ -100,7 +100,10 @@ export function startShell(options: ShellOptions): Shell {
       // With no tray to come back to, say once that closing the window did not quit the app.
       if (kind !== "main" || trayHost.visible || quitting || toldStillRunning) return;
       toldStillRunning = true;
-      notify("Gatehouse is still running", "It keeps guarding agents. Start Gatehouse again to open its window.");
+      notify(
+        "Gatehouse is still running",
+        "It keeps guarding agents. Start Gatehouse again to open its window.",
+      );
     },
   });
   const ownUrl = rendererUrl();
@@ -166,7 +169,8 @@ export function startShell(options: ShellOptions): Shell {
   const trayUpdate = (): TrayUpdate | null => {
     const state = updates.state();
     if (state.kind === "available") return { kind: "available", version: state.version };
-    if (state.kind === "downloaded") return { kind: "downloaded", version: state.version, blocker: updates.blocker() };
+    if (state.kind === "downloaded")
+      return { kind: "downloaded", version: state.version, blocker: updates.blocker() };
     return null;
   };
 

@@ -20,7 +20,8 @@ export async function detectTrayHost(input: {
   const override = input.env.GATEHOUSE_TRAY;
   if (override === "off") return { visible: false, reason: "GATEHOUSE_TRAY=off" };
   if (override === "on") return { visible: true, reason: "GATEHOUSE_TRAY=on" };
-  if (input.platform !== "linux") return { visible: true, reason: `${input.platform} always shows tray icons` };
+  if (input.platform !== "linux")
+    return { visible: true, reason: `${input.platform} always shows tray icons` };
   const owned = await input.nameHasOwner(STATUS_NOTIFIER_WATCHER);
   if (owned === true) return { visible: true, reason: `${STATUS_NOTIFIER_WATCHER} is on the session bus` };
   if (owned === false) {

@@ -166,7 +166,11 @@ export function updateMenuEntries(update: TrayUpdate | null): TrayMenuEntry[] {
   }
   return [
     update.blocker
-      ? { id: "update", label: `Update to ${update.version} once nothing waits (${update.blocker})`, enabled: false }
+      ? {
+          id: "update",
+          label: `Update to ${update.version} once nothing waits (${update.blocker})`,
+          enabled: false,
+        }
       : {
           id: "update",
           label: `Restart to update to ${update.version}`,

@@ -17,7 +17,8 @@ export type UpdateFeed = z.infer<typeof UpdateFeedSchema>;
 
 /** The feed in `app-update.yml`, or null (with why) when there is none or it cannot be read. */
 export function parseUpdateFeed(text: string | null): { feed: UpdateFeed } | { feed: null; reason: string } {
-  if (text === null) return { feed: null, reason: "no update feed is configured (electron-builder publish: null)" };
+  if (text === null)
+    return { feed: null, reason: "no update feed is configured (electron-builder publish: null)" };
   let value: unknown;
   try {
     value = parseYaml(text);
@@ -74,7 +75,8 @@ export function updateMode(input: UpdatePolicyInput): UpdateMode {
         ? { mode: "install", reason: "the installer's signer must be the build's publisher" }
         : {
             mode: "notify",
-            reason: "the build names no publisher (win.signtoolOptions.publisherName), so a signature could not be checked",
+            reason:
+              "the build names no publisher (win.signtoolOptions.publisherName), so a signature could not be checked",
           };
     default:
       return { mode: "notify", reason: "Linux packages carry no signature the updater checks" };
@@ -90,7 +92,9 @@ export interface BusyState {
 export function installBlocker(busy: BusyState): string | null {
   const reasons: string[] = [];
   if (busy.pendingPrompts > 0)
-    reasons.push(busy.pendingPrompts === 1 ? "an approval is waiting" : `${busy.pendingPrompts} approvals are waiting`);
+    reasons.push(
+      busy.pendingPrompts === 1 ? "an approval is waiting" : `${busy.pendingPrompts} approvals are waiting`,
+    );
   if (busy.runningTasks > 0)
     reasons.push(busy.runningTasks === 1 ? "a task is running" : `${busy.runningTasks} tasks are running`);
   return reasons.length > 0 ? reasons.join(" and ") : null;

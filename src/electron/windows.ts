@@ -84,10 +84,15 @@ export class WindowManager {
   showApproval(): BrowserWindowLike {
     const win =
       this.get("approval") ??
-      this.create("approval", approvalWindowOptions(this.options.preload, this.options.developer), "approval");
+      this.create(
+        "approval",
+        approvalWindowOptions(this.options.preload, this.options.developer),
+        "approval",
+      );
     win.setAlwaysOnTop(true, "floating");
     // A prompt must reach the person on whichever Space (macOS) or workspace (Linux) they are on.
-    if (this.electron.platform !== "win32") win.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
+    if (this.electron.platform !== "win32")
+      win.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
     win.show();
     win.focus();
     return win;

@@ -28,13 +28,18 @@ describe("what a start of the app binary is for", () => {
     expect(appInvocation([APP], packaged)).toEqual({ kind: "app" });
     expect(appInvocation([APP, "--enable-logging"], packaged)).toEqual({ kind: "app" });
     expect(appInvocation(["/usr/lib/electron", "/src/gatehouse"], dev)).toEqual({ kind: "app" });
-    expect(appInvocation(["/usr/lib/electron", "--no-sandbox", "/src/gatehouse"], dev)).toEqual({ kind: "app" });
+    expect(appInvocation(["/usr/lib/electron", "--no-sandbox", "/src/gatehouse"], dev)).toEqual({
+      kind: "app",
+    });
   });
 
   it("`hook …` is the hook, with everything after it passed to the CLI", () => {
     const args = ["hook", "claude", "--agent", "claude-code", "--workdir", "/work/x y"];
     expect(appInvocation([APP, ...args], packaged)).toEqual({ kind: "hook", args });
-    expect(appInvocation(["/usr/lib/electron", "/src/gatehouse", ...args], dev)).toEqual({ kind: "hook", args });
+    expect(appInvocation(["/usr/lib/electron", "/src/gatehouse", ...args], dev)).toEqual({
+      kind: "hook",
+      args,
+    });
     expect(appInvocation([APP, "--no-sandbox", ...args], packaged)).toEqual({ kind: "hook", args });
   });
 
@@ -50,7 +55,9 @@ describe("what a start of the app binary is for", () => {
       expect(appInvocation([APP, flag], packaged)).toMatchObject({ kind: "refused" });
       expect(appInvocation([APP, flag, "hook", "claude"], packaged)).toMatchObject({ kind: "refused" });
     }
-    expect(appInvocation(["/usr/lib/electron", "/src/gatehouse", "--remote-debugging-port=9222"], dev)).toEqual({
+    expect(
+      appInvocation(["/usr/lib/electron", "/src/gatehouse", "--remote-debugging-port=9222"], dev),
+    ).toEqual({
       kind: "app",
     });
   });
@@ -61,13 +68,12 @@ describe("what a start of the app binary is for", () => {
   });
 
   it("agents run the packaged app binary itself, and `electron <folder>` in a development run", () => {
-    expect(appGatehouseCommand({ execPath: APP, appPath: "/opt/Gatehouse/resources/app.asar", defaultApp: false })).toEqual([
-      APP,
-    ]);
-    expect(appGatehouseCommand({ execPath: "/usr/lib/electron", appPath: "/src/gatehouse", defaultApp: true })).toEqual([
-      "/usr/lib/electron",
-      "/src/gatehouse",
-    ]);
+    expect(
+      appGatehouseCommand({ execPath: APP, appPath: "/opt/Gatehouse/resources/app.asar", defaultApp: false }),
+    ).toEqual([APP]);
+    expect(
+      appGatehouseCommand({ execPath: "/usr/lib/electron", appPath: "/src/gatehouse", defaultApp: true }),
+    ).toEqual(["/usr/lib/electron", "/src/gatehouse"]);
   });
 });
 

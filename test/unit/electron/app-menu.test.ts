@@ -16,7 +16,9 @@ describe("the application menu", () => {
 
   it("macOS keeps an app menu with Quit and an Edit menu (⌘C and ⌘V need it); Windows and Linux have no menu bar", () => {
     const mac = menuRoles(applicationMenu({ platform: "darwin", developer: false, trayMenu: null }));
-    expect(mac).toEqual(expect.arrayContaining(["about", "hide", "quit", "undo", "copy", "paste", "selectAll", "close"]));
+    expect(mac).toEqual(
+      expect.arrayContaining(["about", "hide", "quit", "undo", "copy", "paste", "selectAll", "close"]),
+    );
     expect(applicationMenu({ platform: "win32", developer: false, trayMenu: null })).toBeNull();
     expect(applicationMenu({ platform: "linux", developer: false, trayMenu: null })).toBeNull();
   });

@@ -56,7 +56,9 @@ describe("the app:// scheme", () => {
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(await script.text()).toBe("export const ok = 1;");
-    expect((await get("app://gatehouse/assets/index-abc.css")).headers.get("content-type")).toContain("text/css");
+    expect((await get("app://gatehouse/assets/index-abc.css")).headers.get("content-type")).toContain(
+      "text/css",
+    );
     expect((await get("app://gatehouse/assets/my%20file.js")).status).toBe(200);
     expect((await get("app://gatehouse/")).status).toBe(200);
   });
@@ -109,7 +111,10 @@ describe("the app:// scheme", () => {
     expect(appPathSegments("app://gatehouse/a/../b.js")).toEqual({ ok: false, reason: "a . or .. segment" });
     expect(appPathSegments("app://gatehouse//etc/passwd")).toMatchObject({ ok: false });
     expect(appPathSegments("app://other/index.html")).toMatchObject({ ok: false });
-    expect(appPathSegments("app://gatehouse/assets/x.js#frag")).toEqual({ ok: true, segments: ["assets", "x.js"] });
+    expect(appPathSegments("app://gatehouse/assets/x.js#frag")).toEqual({
+      ok: true,
+      segments: ["assets", "x.js"],
+    });
   });
 
   it("a link out of the bundle is refused as such, and a missing file is a 404", async () => {
@@ -118,7 +123,10 @@ describe("the app:// scheme", () => {
       status: 403,
       reason: "a link leading outside the renderer folder",
     });
-    expect(await resolveAppFile("app://gatehouse/assets/none.js", root)).toMatchObject({ ok: false, status: 404 });
+    expect(await resolveAppFile("app://gatehouse/assets/none.js", root)).toMatchObject({
+      ok: false,
+      status: 404,
+    });
     expect(await resolveAppFile("app://gatehouse/assets", root)).toMatchObject({ ok: false, status: 404 });
   });
 

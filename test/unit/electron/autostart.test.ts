@@ -30,7 +30,7 @@ if (!gio) console.warn("Skipping the gio launch test: gio (libglib2.0-bin) is no
 
 /** The Exec line's arguments as a desktop environment reads them: string unescaping, then unquoting. */
 function execArguments(line: string): string[] {
-  const value = line.replace(/\\\\/g, "\u0000").replace(/\u0000/g, "\\");
+  const value = line.replace(/\\\\/g, "\\");
   const args: string[] = [];
   const quoted = /"((?:[^"\\]|\\.)*)"/g;
   for (const match of value.matchAll(quoted)) {
@@ -51,7 +51,9 @@ describe("the Linux autostart entry", () => {
     expect(autostartCommand({ ...launch, appImage: "/home/a/Apps/Gatehouse.AppImage" })).toEqual([
       "/home/a/Apps/Gatehouse.AppImage",
     ]);
-    expect(autostartCommand({ ...launch, execPath: "/opt/Gatehouse/gatehouse" })).toEqual(["/opt/Gatehouse/gatehouse"]);
+    expect(autostartCommand({ ...launch, execPath: "/opt/Gatehouse/gatehouse" })).toEqual([
+      "/opt/Gatehouse/gatehouse",
+    ]);
     expect(autostartCommand({ execPath: "/e/electron", appPath: "/src/gh", defaultApp: true })).toEqual([
       "/e/electron",
       "/src/gh",

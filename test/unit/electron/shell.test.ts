@@ -347,7 +347,11 @@ describe("the tray app's shell", () => {
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect((await fake.request("app://gatehouse/assets/index.js")).status).toBe(200);
     fs.writeFileSync(path.join(t.home, "app", "renderer", "secret.txt"), "s3cret");
-    for (const url of ["app://gatehouse/../secret.txt", "app://gatehouse/..%2fsecret.txt", "app://gatehouse/%2e%2e/secret.txt"]) {
+    for (const url of [
+      "app://gatehouse/../secret.txt",
+      "app://gatehouse/..%2fsecret.txt",
+      "app://gatehouse/%2e%2e/secret.txt",
+    ]) {
       const refused = await fake.request(url);
       expect(refused.status, url).toBeGreaterThanOrEqual(400);
       expect(await refused.text()).not.toContain("s3cret");
@@ -391,15 +395,15 @@ describe("where no tray icon will be seen (GNOME without AppIndicator)", () => {
     expect(menuBar().map((i) => i.id)).toEqual(expect.arrayContaining(["open-main", "quit"]));
 
     const reply = askInBackground(["touch", "v"]);
-    await waitFor(() => menuBar().some((i) => i.id?.startsWith("pending:")), { what: "the prompt in the menu bar" });
+    await waitFor(() => menuBar().some((i) => i.id?.startsWith("pending:")), {
+      what: "the prompt in the menu bar",
+    });
     services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
     await reply;
 
     main!.close();
     expect(gnome.notifications.map((n) => n.title)).toContain("Gatehouse is still running");
-    menuBar()
-      .find((i) => i.id === "quit")!
-      .click!();
+    menuBar().find((i) => i.id === "quit")!.click!();
     await waitFor(() => gnome.quitCalls === 1, { what: "the app to quit from the menu bar" });
     expect(gnome.notifications.filter((n) => n.title === "Gatehouse is still running")).toHaveLength(1);
     await other.quit();

@@ -26,9 +26,11 @@ describe("whether a tray icon will be seen", () => {
   });
 
   it("on Linux, a StatusNotifier host on the session bus shows it; none (plain GNOME) means the window fallback", async () => {
-    expect(await detectTrayHost({ platform: "linux", env: {}, nameHasOwner: answering(true) })).toMatchObject({
-      visible: true,
-    });
+    expect(await detectTrayHost({ platform: "linux", env: {}, nameHasOwner: answering(true) })).toMatchObject(
+      {
+        visible: true,
+      },
+    );
     const none = await detectTrayHost({
       platform: "linux",
       env: { XDG_CURRENT_DESKTOP: "GNOME" },
@@ -40,22 +42,29 @@ describe("whether a tray icon will be seen", () => {
 
   it("when the bus cannot be asked, GNOME means no tray and other desktops are assumed to have one", async () => {
     const gnome = { XDG_CURRENT_DESKTOP: "ubuntu:GNOME" };
-    expect((await detectTrayHost({ platform: "linux", env: gnome, nameHasOwner: answering(null) })).visible).toBe(false);
+    expect(
+      (await detectTrayHost({ platform: "linux", env: gnome, nameHasOwner: answering(null) })).visible,
+    ).toBe(false);
     const kde = { XDG_CURRENT_DESKTOP: "KDE" };
-    expect((await detectTrayHost({ platform: "linux", env: kde, nameHasOwner: answering(null) })).visible).toBe(true);
+    expect(
+      (await detectTrayHost({ platform: "linux", env: kde, nameHasOwner: answering(null) })).visible,
+    ).toBe(true);
   });
 
   it("GATEHOUSE_TRAY=on|off decides without asking", async () => {
     const never = async () => {
       throw new Error("the bus must not be asked");
     };
-    expect(await detectTrayHost({ platform: "linux", env: { GATEHOUSE_TRAY: "off" }, nameHasOwner: never })).toEqual({
+    expect(
+      await detectTrayHost({ platform: "linux", env: { GATEHOUSE_TRAY: "off" }, nameHasOwner: never }),
+    ).toEqual({
       visible: false,
       reason: "GATEHOUSE_TRAY=off",
     });
-    expect((await detectTrayHost({ platform: "linux", env: { GATEHOUSE_TRAY: "on" }, nameHasOwner: never })).visible).toBe(
-      true,
-    );
+    expect(
+      (await detectTrayHost({ platform: "linux", env: { GATEHOUSE_TRAY: "on" }, nameHasOwner: never }))
+        .visible,
+    ).toBe(true);
   });
 });
 
@@ -88,7 +97,9 @@ describe.skipIf(!hasDbus)("asking a real session bus", () => {
     const ask = sessionBusNameHasOwner(env);
     expect(await ask("org.freedesktop.DBus")).toBe(true);
     expect(await ask(STATUS_NOTIFIER_WATCHER)).toBe(false);
-    expect(await detectTrayHost({ platform: "linux", env, nameHasOwner: ask })).toMatchObject({ visible: false });
+    expect(await detectTrayHost({ platform: "linux", env, nameHasOwner: ask })).toMatchObject({
+      visible: false,
+    });
   });
 
   it("dbus-send answers where gdbus is not installed", async () => {

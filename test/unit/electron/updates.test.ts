@@ -27,20 +27,26 @@ describe("when the app may update itself", () => {
       reason: "electron-updater is not part of this build",
     });
     expect(
-      updateMode({ ...base, platform: "darwin", feed: { provider: "generic", url: "http://updates.example.com/" } }),
+      updateMode({
+        ...base,
+        platform: "darwin",
+        feed: { provider: "generic", url: "http://updates.example.com/" },
+      }),
     ).toMatchObject({ mode: "off", reason: expect.stringMatching(/HTTPS/) });
   });
 
   it("installs on macOS (Squirrel.Mac checks the signature) and on Windows only when the build names its publisher", () => {
     expect(updateMode({ ...base, platform: "darwin" }).mode).toBe("install");
-    expect(updateMode({ ...base, platform: "win32", feed: { ...generic, publisherName: ["Gatehouse Ltd"] } }).mode).toBe(
-      "install",
-    );
+    expect(
+      updateMode({ ...base, platform: "win32", feed: { ...generic, publisherName: ["Gatehouse Ltd"] } }).mode,
+    ).toBe("install");
     expect(updateMode({ ...base, platform: "win32" })).toMatchObject({
       mode: "notify",
       reason: expect.stringMatching(/publisher/),
     });
-    expect(updateMode({ ...base, platform: "win32", feed: { ...generic, publisherName: " " } }).mode).toBe("notify");
+    expect(updateMode({ ...base, platform: "win32", feed: { ...generic, publisherName: " " } }).mode).toBe(
+      "notify",
+    );
   });
 
   it("Linux packages are never installed by the app: it only says that a new version exists", () => {
@@ -48,18 +54,28 @@ describe("when the app may update itself", () => {
   });
 
   it("reads the feed electron-builder writes into the app (app-update.yml), and says why when there is none", () => {
-    expect(parseUpdateFeed("provider: generic\nurl: https://u.example/\nupdaterCacheDirName: gatehouse-updater\n")).toEqual({
+    expect(
+      parseUpdateFeed("provider: generic\nurl: https://u.example/\nupdaterCacheDirName: gatehouse-updater\n"),
+    ).toEqual({
       feed: { provider: "generic", url: "https://u.example/", updaterCacheDirName: "gatehouse-updater" },
     });
-    expect(parseUpdateFeed(null)).toMatchObject({ feed: null, reason: expect.stringMatching(/publish: null/) });
+    expect(parseUpdateFeed(null)).toMatchObject({
+      feed: null,
+      reason: expect.stringMatching(/publish: null/),
+    });
     expect(parseUpdateFeed("url: https://u.example/\n")).toMatchObject({ feed: null });
-    expect(parseUpdateFeed("provider: [")).toMatchObject({ feed: null, reason: expect.stringMatching(/not YAML/) });
+    expect(parseUpdateFeed("provider: [")).toMatchObject({
+      feed: null,
+      reason: expect.stringMatching(/not YAML/),
+    });
   });
 
   it("a waiting prompt or a running task blocks installing, and says which", () => {
     expect(installBlocker({ pendingPrompts: 0, runningTasks: 0 })).toBeNull();
     expect(installBlocker({ pendingPrompts: 1, runningTasks: 0 })).toBe("an approval is waiting");
-    expect(installBlocker({ pendingPrompts: 2, runningTasks: 1 })).toBe("2 approvals are waiting and a task is running");
+    expect(installBlocker({ pendingPrompts: 2, runningTasks: 1 })).toBe(
+      "2 approvals are waiting and a task is running",
+    );
   });
 });
 
@@ -90,7 +106,10 @@ describe("the update controller", () => {
   });
 
   it("when off, it never asks the feed", async () => {
-    const { updater, controller } = controllerWith({ mode: "off", reason: "no feed" }, { pendingPrompts: 0, runningTasks: 0 });
+    const { updater, controller } = controllerWith(
+      { mode: "off", reason: "no feed" },
+      { pendingPrompts: 0, runningTasks: 0 },
+    );
     await controller.check();
     controller.start();
     controller.stop();
@@ -127,7 +146,10 @@ describe("the update controller", () => {
   });
 
   it("in notify mode a new version is announced and nothing is downloaded or installed", () => {
-    const { updater, controller } = controllerWith({ mode: "notify", reason: "" }, { pendingPrompts: 0, runningTasks: 0 });
+    const { updater, controller } = controllerWith(
+      { mode: "notify", reason: "" },
+      { pendingPrompts: 0, runningTasks: 0 },
+    );
     updater.emit("update-available", { version: "2.0.0" });
     expect(controller.state()).toEqual({ kind: "available", version: "2.0.0" });
     updater.emit("update-downloaded", { version: "2.0.0" });
