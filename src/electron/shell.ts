@@ -108,12 +108,13 @@ export function startShell(options: ShellOptions): Shell {
   });
   const ownUrl = rendererUrl();
 
-  const notify = (title: string, body: string, onClick?: () => void) => {
+  /** `approval`: it blocks an agent, so it stays until the person acts (macOS: the Info.plist alert style). */
+  const notify = (title: string, body: string, how: { approval?: boolean; onClick?: () => void } = {}) => {
     if (!electron.notification.isSupported()) return;
-    // An approval blocks an agent: the notification stays until the person acts (macOS: the Info.plist
-    // alert style, electron-builder.yml).
-    const note = electron.notification.create({ title, body, timeoutType: "never", urgency: "critical" });
-    if (onClick) note.on("click", onClick);
+    const note = electron.notification.create(
+      how.approval ? { title, body, timeoutType: "never", urgency: "critical" } : { title, body },
+    );
+    if (how.onClick) note.on("click", how.onClick);
     note.show();
   };
 
@@ -237,7 +238,7 @@ export function startShell(options: ShellOptions): Shell {
       notify(
         "Gatehouse: approval needed",
         `${view.agentId} wants to run: ${text.length > NOTIFY_COMMAND_CHARS ? `${text.slice(0, NOTIFY_COMMAND_CHARS - 1)}…` : text}`,
-        () => void windows.showApproval(),
+        { approval: true, onClick: () => void windows.showApproval() },
       );
     }
     for (const id of [...known]) if (!pending.some((p) => p.id === id)) known.delete(id);

@@ -75,7 +75,9 @@ describe("window security", () => {
     expect(isTrustedSender(call(8, RENDERER), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, "https://evil.example/index.html"), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, "file:///tmp/index.html"), own, RENDERER)).toBe(false);
-    expect(isTrustedSender(call(7, "file:///opt/Gatehouse/renderer/dist/index.html"), own, RENDERER)).toBe(false);
+    expect(isTrustedSender(call(7, "file:///opt/Gatehouse/renderer/dist/index.html"), own, RENDERER)).toBe(
+      false,
+    );
     expect(isTrustedSender(call(7, "app://gatehouse/other.html"), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, "app://evil/index.html"), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, "app://user@gatehouse/index.html"), own, RENDERER)).toBe(false);
