@@ -4,7 +4,7 @@ import { defineConfig } from "vite";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-// The renderer is loaded from file:// in Electron and from a local server in the e2e tests:
+// The renderer is loaded from app://gatehouse/ in Electron and from a local server in the e2e tests:
 // relative asset paths work for both.
 export default defineConfig({
   root: here,

@@ -1,5 +1,7 @@
-// Draws the app and tray icons (a gatehouse arch) as PNG/ICO files in assets/. Run once by hand
-// (`node scripts/make-icons.mjs`) when the artwork changes; the outputs are committed.
+// Draws the app and tray icons (a gatehouse arch) as PNG files in assets/, and 256 px tray masters in
+// build/icons/ from which scripts/make-ico.mjs builds the Windows .ico files. Run both by hand
+// (`node scripts/make-icons.mjs && node scripts/make-ico.mjs`) when the artwork changes; the outputs
+// are committed.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,28 +48,6 @@ function png(size, rgba) {
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }
-function ico(pngs) {
-  const header = Buffer.alloc(6);
-  header.writeUInt16LE(0, 0);
-  header.writeUInt16LE(1, 2);
-  header.writeUInt16LE(pngs.length, 4);
-  const dir = Buffer.alloc(16 * pngs.length);
-  let offset = 6 + dir.length;
-  pngs.forEach(({ size, data }, i) => {
-    const o = i * 16;
-    dir[o] = size >= 256 ? 0 : size;
-    dir[o + 1] = size >= 256 ? 0 : size;
-    dir[o + 2] = 0;
-    dir[o + 3] = 0;
-    dir.writeUInt16LE(1, o + 4);
-    dir.writeUInt16LE(32, o + 6);
-    dir.writeUInt32LE(data.length, o + 8);
-    dir.writeUInt32LE(offset, o + 12);
-    offset += data.length;
-  });
-  return Buffer.concat([header, dir, ...pngs.map((p) => p.data)]);
-}
-
 // Shape in unit coordinates (0..1): an arch (rectangle with a round top) with a door cut out,
 // and an optional badge dot at the top right.
 function inArch(x, y) {
@@ -137,8 +117,8 @@ function draw(size, { color, badge = null, background = null }) {
   return png(size, buf);
 }
 
-const out = (p, data) => {
-  const f = path.join(root, "assets", p);
+const out = (p, data, folder = "assets") => {
+  const f = path.join(root, folder, p);
   mkdirSync(path.dirname(f), { recursive: true });
   writeFileSync(f, data);
 };
@@ -164,12 +144,8 @@ for (const [state, color, badge] of [
 ]) {
   out(`tray/tray-${state}.png`, draw(16, { color, badge }));
   out(`tray/tray-${state}@2x.png`, draw(32, { color, badge }));
-  out(`tray/tray-${state}.ico`, ico([16, 32].map((size) => ({ size, data: draw(size, { color, badge }) }))));
+  out(`icons/tray-${state}-256.png`, draw(256, { color, badge }), "build");
 }
 // App icon: white arch on a blue disc.
 out("icon.png", draw(1024, { color: white, background: blue }));
-out(
-  "icon.ico",
-  ico([16, 32, 48, 256].map((size) => ({ size, data: draw(size, { color: white, background: blue }) }))),
-);
-console.log("icons written to assets/");
+console.log("icons written to assets/ and build/icons/; now run node scripts/make-ico.mjs");

@@ -39,6 +39,8 @@ export interface WindowOptions {
     allowRunningInsecureContent: boolean;
     webviewTag: boolean;
     spellcheck: boolean;
+    /** DevTools can be opened only in a developer run (app-menu.ts `developerMode`). */
+    devTools: boolean;
   };
 }
 
@@ -52,12 +54,16 @@ export interface BrowserWindowLike {
   isDestroyed(): boolean;
   isVisible(): boolean;
   setAlwaysOnTop(flag: boolean, level?: "floating" | "modal-panel" | "screen-saver"): void;
+  /** macOS Spaces / Linux workspaces: the window follows the person to whichever one is active. */
+  setVisibleOnAllWorkspaces(visible: boolean, options?: { visibleOnFullScreen?: boolean }): void;
   on(event: "closed" | "ready-to-show", listener: () => void): unknown;
 }
 
 export interface MenuItemSpec {
   label?: string;
   type?: "normal" | "separator" | "submenu";
+  /** An Electron menu role (copy, paste, quit, …): the OS supplies the action and its shortcut. */
+  role?: string;
   enabled?: boolean;
   click?: () => void;
   submenu?: MenuItemSpec[];
@@ -79,6 +85,16 @@ export interface NotificationLike {
   on(event: "click", listener: () => void): unknown;
 }
 
+export interface NotificationOptions {
+  title: string;
+  body: string;
+  silent?: boolean;
+  /** Windows and Linux: "never" keeps it on screen until the person acts (macOS: Info.plist alert style). */
+  timeoutType?: "default" | "never";
+  /** Linux: "critical" notifications stay and show over full-screen windows. */
+  urgency?: "normal" | "critical" | "low";
+}
+
 export interface IpcMainInvokeEventLike {
   sender: { id: number };
   senderFrame: { url: string } | null;
@@ -97,13 +113,19 @@ export interface ElectronLike {
     dock?: { hide(): void } | undefined;
     setAppUserModelId?(id: string): void;
   };
+  /** The application menu (menu bar); null removes it. */
+  setApplicationMenu(menu: unknown): void;
+  /** Serves a privileged custom scheme (registered before `ready`, see app-protocol.ts). */
+  protocol: {
+    handle(scheme: string, handler: (request: Request) => Promise<Response>): void;
+  };
   createWindow(options: WindowOptions): BrowserWindowLike;
   createTray(image: unknown): TrayLike;
   buildMenu(template: MenuItemSpec[]): unknown;
   imageFromPath(path: string): unknown;
   notification: {
     isSupported(): boolean;
-    create(options: { title: string; body: string; silent?: boolean }): NotificationLike;
+    create(options: NotificationOptions): NotificationLike;
   };
   shell: {
     openExternal(url: string): Promise<void>;

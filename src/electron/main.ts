@@ -1,6 +1,7 @@
-// The tray app's entry point (architecture.md "Electron shell"): one instance per user, the services
-// built by the composition root with the device side, the UI attached to the prompt broker, and the
-// shell (tray, windows, IPC) started over them. No logic of its own.
+// The tray app (entry.ts loads this when the binary was started for nothing else): one instance per
+// user, the services built by the composition root with the device side, the UI attached to the prompt
+// broker, and the shell (tray, windows, IPC, menu, updates) started over them. No logic of its own.
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import electron from "electron";
@@ -10,12 +11,46 @@ import { SettingsFileSchema } from "../core/settings.js";
 import { readJsonFile } from "../core/store/index.js";
 import { uiServicesFrom } from "../ipc/ui-services.js";
 import { createServices } from "../services.js";
+import { appGatehouseCommand } from "./app-invocation.js";
+import { developerMode } from "./app-menu.js";
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from "./app-protocol.js";
+import { autostartCommand, autostartDir, loginItemFor } from "./autostart.js";
 import { fileLogSink } from "./log-file.js";
 import { realElectron } from "./real-electron.js";
 import { startShell } from "./shell.js";
+import { detectTrayHost, sessionBusNameHasOwner } from "./tray-host.js";
+import type { UpdaterLike } from "./update-controller.js";
+import { parseUpdateFeed, updateMode } from "./update-policy.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const api = realElectron(electron);
+
+// Before `ready`: the renderer's scheme is a standard, secure origin (app-protocol.ts).
+electron.protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } },
+]);
+
+/** electron-updater's autoUpdater where the build has it, else null (then updates are off). */
+async function loadUpdater(): Promise<UpdaterLike | null> {
+  const specifier = "electron-updater";
+  try {
+    const loaded = (await import(specifier)) as {
+      autoUpdater?: UpdaterLike;
+      default?: { autoUpdater?: UpdaterLike };
+    };
+    return loaded.autoUpdater ?? loaded.default?.autoUpdater ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function readIfPresent(file: string): string | null {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
 
 async function main(): Promise<void> {
   await api.app.whenReady();
@@ -26,14 +61,10 @@ async function main(): Promise<void> {
     sink: fileLogSink(paths.logsDir),
   });
   const root = electron.app.getAppPath();
-  // Agents' Claude Code hook runs `gatehouse hook claude` with this Electron binary in Node mode and the
-  // app's own bin/gatehouse.js (inside app.asar when packaged; Node mode reads asar archives).
-  const gatehouseCommand = [
-    "/usr/bin/env",
-    "ELECTRON_RUN_AS_NODE=1",
-    process.execPath,
-    path.join(root, "bin", "gatehouse.js"),
-  ];
+  const packaged = electron.app.isPackaged;
+  const launch = { execPath: process.execPath, appPath: root, defaultApp: process.defaultApp === true };
+  // Agents' hooks run the app binary itself with `hook …` (app-invocation.ts): the RunAsNode fuse is off.
+  const gatehouseCommand = appGatehouseCommand(launch);
   const services = createServices({
     env,
     paths,
@@ -50,6 +81,20 @@ async function main(): Promise<void> {
   }
   const detachUi = services.broker.attachUi();
   const settings = await readJsonFile(paths.settings, SettingsFileSchema);
+
+  // The feed is read from inside the signed app (electron-builder writes it when `publish` is set).
+  const feed = parseUpdateFeed(
+    packaged ? readIfPresent(path.join(process.resourcesPath, "app-update.yml")) : null,
+  );
+  const updater = packaged && feed.feed ? await loadUpdater() : null;
+  const mode = updateMode({
+    platform: process.platform,
+    packaged,
+    feed: feed.feed,
+    ...(feed.feed ? {} : { noFeedReason: feed.reason }),
+    updaterInstalled: updater !== null,
+  });
+
   const shell = startShell({
     electron: api,
     services: uiServicesFrom(services, {
@@ -58,8 +103,23 @@ async function main(): Promise<void> {
     }),
     assetsDir: path.join(root, "assets"),
     preload: path.join(here, "preload.cjs"),
-    rendererIndex: path.join(root, "renderer", "dist", "index.html"),
+    rendererDir: path.join(root, "renderer", "dist"),
     launchAtLogin: settings.status === "ok" ? settings.value.launchAtLogin : undefined,
+    loginItem: loginItemFor({
+      platform: process.platform,
+      setLoginItemSettings: (login) => electron.app.setLoginItemSettings(login),
+      linux: {
+        dir: autostartDir(env, paths.home),
+        command: autostartCommand({ ...launch, appImage: env.APPIMAGE }),
+      },
+    }),
+    developer: developerMode({ packaged, env }),
+    trayHost: await detectTrayHost({
+      platform: process.platform,
+      env,
+      nameHasOwner: sessionBusNameHasOwner(env),
+    }),
+    updates: { mode, updater },
     systemResumed: () => void services.device?.systemResumed(),
     stop: async () => {
       detachUi();

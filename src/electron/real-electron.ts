@@ -12,6 +12,8 @@ export function realElectron(electron: typeof Electron): ElectronLike {
     createTray: (image) => new Tray(image as Electron.NativeImage) as unknown as TrayLike,
     buildMenu: (template: MenuItemSpec[]) =>
       Menu.buildFromTemplate(template as Electron.MenuItemConstructorOptions[]),
+    setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu | null),
+    protocol: { handle: (scheme, handler) => electron.protocol.handle(scheme, handler) },
     imageFromPath: (file) => {
       const image = nativeImage.createFromPath(file);
       // macOS menu bar images named *Template are tinted by the system for light and dark menu bars.

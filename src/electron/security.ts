@@ -7,7 +7,7 @@ import type { WebContentsLike, WindowOptions } from "./electron-api.js";
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
 
-export function webPreferences(preload: string): WindowOptions["webPreferences"] {
+export function webPreferences(preload: string, developer = false): WindowOptions["webPreferences"] {
   return {
     preload,
     contextIsolation: true,
@@ -18,10 +18,14 @@ export function webPreferences(preload: string): WindowOptions["webPreferences"]
     allowRunningInsecureContent: false,
     webviewTag: false,
     spellcheck: false,
+    devTools: developer,
   };
 }
 
-/** `file:///…/renderer/dist/index.html` with any hash: the only page allowed to call main. */
+/**
+ * The app's page (`app://gatehouse/index.html`, app-protocol.ts) with any hash: the only page allowed to
+ * call main. `rendererUrl` is that page's URL without a hash.
+ */
 export function isRendererUrl(url: string, rendererUrl: string): boolean {
   let page: URL;
   let expected: URL;
@@ -32,11 +36,13 @@ export function isRendererUrl(url: string, rendererUrl: string): boolean {
     return false;
   }
   return (
-    page.protocol === "file:" &&
-    expected.protocol === "file:" &&
+    page.protocol === expected.protocol &&
     page.host === expected.host &&
     page.pathname === expected.pathname &&
-    page.search === ""
+    page.search === "" &&
+    page.username === "" &&
+    page.password === "" &&
+    page.port === ""
   );
 }
 

@@ -1,15 +1,22 @@
 // The tray app's wiring, against the small Electron interface (electron-api.ts) so unit tests can run
-// it with a fake: the IPC router on ipcMain with the sender check, events to the windows, the tray kept
-// in step with prompts and the connection, a native notification and the approval window for every new
-// prompt, launch at login, reconnect after sleep, one instance per user. No policy lives here.
+// it with a fake: the renderer served on the app's own scheme, the IPC router on ipcMain with the sender
+// check, events to the windows, the tray kept in step with prompts and the connection (and a visible
+// window where no tray can be seen), a native notification and the approval window for every new
+// prompt, the production menu, launch at login, updates, reconnect after sleep. No policy lives here.
 import path from "node:path";
 import { CHANNELS, EVENTS, IPC_INVOKE } from "../ipc/contract.js";
 import { promptView } from "../ipc/prompt-view.js";
 import { createRouter, type Router } from "../ipc/router.js";
 import type { UiHost, UiServices } from "../ipc/ui-services.js";
+import { applicationMenu } from "./app-menu.js";
+import { APP_SCHEME, appProtocolHandler } from "./app-protocol.js";
+import type { LoginItem } from "./autostart.js";
 import type { ElectronLike, MenuItemSpec, TrayLike } from "./electron-api.js";
 import { CONTENT_SECURITY_POLICY, isTrustedSender } from "./security.js";
-import { trayState, type TrayAction, type TrayInput, type TrayState } from "./tray.js";
+import type { TrayHost } from "./tray-host.js";
+import { createUpdateController, type UpdateController, type UpdaterLike } from "./update-controller.js";
+import type { UpdateMode } from "./update-policy.js";
+import { trayState, type TrayAction, type TrayInput, type TrayState, type TrayUpdate } from "./tray.js";
 import { WindowManager, rendererUrl } from "./windows.js";
 
 export interface ShellOptions {
@@ -19,10 +26,21 @@ export interface ShellOptions {
   assetsDir: string;
   /** The compiled preload script (`preload.cjs`). */
   preload: string;
-  /** `renderer/dist/index.html`. */
-  rendererIndex: string;
+  /** `renderer/dist`: the only folder `app://gatehouse/` serves. */
+  rendererDir: string;
   /** The stored launch-at-login setting, applied at start. */
   launchAtLogin: boolean | undefined;
+  /**
+   * How launch at login is applied (autostart.ts `loginItemFor`); null where it cannot be. Default:
+   * Electron's login items on macOS and Windows, nothing on Linux.
+   */
+  loginItem?: LoginItem | null;
+  /** A developer run (app-menu.ts `developerMode`): Reload and DevTools. */
+  developer?: boolean;
+  /** Whether a tray icon will be seen (tray-host.ts); default: it will. */
+  trayHost?: TrayHost;
+  /** electron-updater and the policy's mode for this build; default: updates off. */
+  updates?: { mode: UpdateMode; updater: UpdaterLike | null };
   /** The OS woke up: reconnect at once. */
   systemResumed?: () => void;
   /** Stops the services; the shell then quits the app. */
@@ -32,6 +50,7 @@ export interface ShellOptions {
 export interface Shell {
   router: Router;
   windows: WindowManager;
+  updates: UpdateController;
   /** The tray as last drawn (for tests and diagnostics). */
   trayState(): TrayState;
   /** Redraws the tray from the services' state now. */
@@ -58,15 +77,54 @@ function menuTemplate(state: TrayState, run: (action: TrayAction) => void): Menu
   );
 }
 
+/** Electron's login items where they work (macOS, Windows); Linux needs autostart.ts. */
+function defaultLoginItem(electron: ElectronLike): LoginItem | null {
+  if (electron.platform === "linux") return null;
+  return async (enabled) => electron.app.setLoginItemSettings({ openAtLogin: enabled });
+}
+
 export function startShell(options: ShellOptions): Shell {
   const { electron, services } = options;
   const logger = services.logger.child("shell");
+  const developer = options.developer === true;
+  const trayHost: TrayHost = options.trayHost ?? { visible: true, reason: "assumed" };
+  const loginItem = options.loginItem === undefined ? defaultLoginItem(electron) : options.loginItem;
+  let quitting: Promise<void> | null = null;
+  let toldStillRunning = false;
   const windows = new WindowManager(electron, {
     preload: options.preload,
-    rendererIndex: options.rendererIndex,
     openExternal: (url) => void electron.shell.openExternal(url),
+    developer,
+    menuBar: !trayHost.visible,
+    onClosed: (kind) => {
+      // With no tray to come back to, say once that closing the window did not quit the app.
+      if (kind !== "main" || trayHost.visible || quitting || toldStillRunning) return;
+      toldStillRunning = true;
+      notify(
+        "Gatehouse is still running",
+        "It keeps guarding agents. Start Gatehouse again to open its window.",
+      );
+    },
   });
-  const ownUrl = rendererUrl(options.rendererIndex);
+  const ownUrl = rendererUrl();
+
+  /** `approval`: it blocks an agent, so it stays until the person acts (macOS: the Info.plist alert style). */
+  const notify = (title: string, body: string, how: { approval?: boolean; onClick?: () => void } = {}) => {
+    if (!electron.notification.isSupported()) return;
+    const note = electron.notification.create(
+      how.approval ? { title, body, timeoutType: "never", urgency: "critical" } : { title, body },
+    );
+    if (how.onClick) note.on("click", how.onClick);
+    note.show();
+  };
+
+  // The renderer comes only from the built files, on the app's own scheme.
+  electron.protocol.handle(
+    APP_SCHEME,
+    appProtocolHandler(options.rendererDir, (url, reason) =>
+      logger.warn("refused a renderer request", { url, reason }),
+    ),
+  );
 
   const host: UiHost = {
     revealPath: (p) => electron.shell.showItemInFolder(p),
@@ -80,7 +138,7 @@ export function startShell(options: ShellOptions): Shell {
       });
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
     },
-    setLaunchAtLogin: (enabled) => electron.app.setLoginItemSettings({ openAtLogin: enabled }),
+    setLaunchAtLogin: loginItem,
     openMainWindow: (screen) => void windows.showMain(screen),
   };
 
@@ -98,7 +156,26 @@ export function startShell(options: ShellOptions): Shell {
     router.subscribe(event, (payload) => windows.broadcast(event, payload)),
   );
 
-  // ---- tray --------------------------------------------------------------------------------------
+  // ---- updates -----------------------------------------------------------------------------------
+  const updates = createUpdateController({
+    mode: options.updates?.mode ?? { mode: "off", reason: "no updater was given" },
+    updater: options.updates?.updater ?? null,
+    busy: () => ({
+      pendingPrompts: services.broker.list().length,
+      runningTasks: services.tasks?.list().length ?? 0,
+    }),
+    logger,
+    onChange: () => draw(),
+  });
+  const trayUpdate = (): TrayUpdate | null => {
+    const state = updates.state();
+    if (state.kind === "available") return { kind: "available", version: state.version };
+    if (state.kind === "downloaded")
+      return { kind: "downloaded", version: state.version, blocker: updates.blocker() };
+    return null;
+  };
+
+  // ---- tray and menu ------------------------------------------------------------------------------
   let approvalsInvalid = false;
   const trayInput = (): TrayInput => ({
     platform: electron.platform,
@@ -111,6 +188,7 @@ export function startShell(options: ShellOptions): Shell {
     tasks: services.tasks?.list() ?? [],
     now: Date.now(),
     home: services.paths.home,
+    update: trayUpdate(),
   });
   let drawn = trayState(trayInput());
   const tray: TrayLike = electron.createTray(
@@ -123,9 +201,17 @@ export function startShell(options: ShellOptions): Shell {
     }
     tray.setToolTip(next.tooltip);
     if (electron.platform === "darwin") tray.setTitle(next.title);
-    tray.setContextMenu(electron.buildMenu(menuTemplate(next, (action) => void runTrayAction(action))));
+    const template = menuTemplate(next, (action) => void runTrayAction(action));
+    tray.setContextMenu(electron.buildMenu(template));
+    // Where no tray is seen, its menu is the window's menu bar instead.
+    if (!trayHost.visible) setApplicationMenu(template);
     drawn = next;
   };
+  const setApplicationMenu = (trayMenu: MenuItemSpec[] | null) => {
+    const menu = applicationMenu({ platform: electron.platform, developer, trayMenu });
+    electron.setApplicationMenu(menu ? electron.buildMenu(menu) : null);
+  };
+  if (trayHost.visible) setApplicationMenu(null);
   const refreshTray = async () => {
     const state = await services.approvals.load();
     approvalsInvalid = state.status === "invalid";
@@ -147,16 +233,13 @@ export function startShell(options: ShellOptions): Shell {
       if (known.has(prompt.id)) continue;
       known.add(prompt.id);
       windows.showApproval();
-      if (electron.notification.isSupported()) {
-        const view = promptView(prompt);
-        const text = view.commandText.replace(/\s+/g, " ");
-        const note = electron.notification.create({
-          title: "Gatehouse: approval needed",
-          body: `${view.agentId} wants to run: ${text.length > NOTIFY_COMMAND_CHARS ? `${text.slice(0, NOTIFY_COMMAND_CHARS - 1)}…` : text}`,
-        });
-        note.on("click", () => void windows.showApproval());
-        note.show();
-      }
+      const view = promptView(prompt);
+      const text = view.commandText.replace(/\s+/g, " ");
+      notify(
+        "Gatehouse: approval needed",
+        `${view.agentId} wants to run: ${text.length > NOTIFY_COMMAND_CHARS ? `${text.slice(0, NOTIFY_COMMAND_CHARS - 1)}…` : text}`,
+        { approval: true, onClick: () => void windows.showApproval() },
+      );
     }
     for (const id of [...known]) if (!pending.some((p) => p.id === id)) known.delete(id);
     if (pending.length === 0) windows.hideApproval();
@@ -177,18 +260,24 @@ export function startShell(options: ShellOptions): Shell {
   // ---- the app's lifecycle ------------------------------------------------------------------------
   // Windows shows notifications only for an app with an AppUserModelID (the installer's appId).
   if (electron.platform === "win32") electron.app.setAppUserModelId?.(APP_USER_MODEL_ID);
-  if (options.launchAtLogin !== undefined)
-    electron.app.setLoginItemSettings({ openAtLogin: options.launchAtLogin });
+  if (options.launchAtLogin !== undefined && loginItem) {
+    loginItem(options.launchAtLogin).catch((error: unknown) =>
+      logger.warn("launch at login could not be applied", { error: (error as Error).message }),
+    );
+  }
   electron.powerMonitor.on("resume", () => options.systemResumed?.());
   electron.app.on("second-instance", () => void windows.showMain());
   electron.app.on("activate", () => void windows.showMain());
   // A tray app keeps running with every window closed.
   electron.app.on("window-all-closed", () => undefined);
 
-  let quitting: Promise<void> | null = null;
   let stopped = false;
-  const quit = () => {
+  /** `install`: the person chose "Restart to update" (checked by the caller: nothing waited). */
+  const quit = (how: { install?: boolean } = {}) => {
     quitting ??= (async () => {
+      // Decided before the services stop (which withdraws prompts): install on the way out only if nothing waits now.
+      updates.preparingToQuit();
+      updates.stop();
       for (const stop of stops.splice(0)) stop();
       electron.ipcMain.removeHandler(IPC_INVOKE);
       windows.closeAll();
@@ -200,6 +289,7 @@ export function startShell(options: ShellOptions): Shell {
         logger.error("stopping the services failed", { error });
       }
       stopped = true;
+      if (how.install && updates.install().ok) return;
       electron.app.quit();
     })();
     return quitting;
@@ -232,12 +322,25 @@ export function startShell(options: ShellOptions): Shell {
         await services.tasks?.stop?.(action.taskId, action.subtaskId);
         draw();
         return;
+      case "install-update":
+        // Checked again at the click: a prompt may have arrived since the menu was drawn.
+        if (updates.state().kind !== "downloaded" || updates.blocker()) {
+          draw();
+          return;
+        }
+        await quit({ install: true });
+        return;
       case "quit":
         await quit();
         return;
     }
   };
 
-  logger.info("tray app ready", { channels: CHANNELS.length });
-  return { router, windows, trayState: () => drawn, refreshTray, runTrayAction, quit };
+  if (!trayHost.visible) {
+    logger.info("no tray icon will be seen: showing the main window", { reason: trayHost.reason });
+    windows.showMain();
+  }
+  updates.start();
+  logger.info("tray app ready", { channels: CHANNELS.length, tray: trayHost.reason });
+  return { router, windows, updates, trayState: () => drawn, refreshTray, runTrayAction, quit: () => quit() };
 }

@@ -1,7 +1,7 @@
 // The tray's look and menu as pure functions of the app's state (architecture.md "Electron shell"):
 // icon connected / offline / attention, the pending count in the title (macOS) and tooltip, and a menu
-// listing pending approvals, running agent tasks (each with a stop action), the windows, pause/resume
-// and quit. shell.ts turns this into Electron calls.
+// listing pending approvals, running agent tasks (each with a stop action), an update when one is ready,
+// the windows, pause/resume and quit. shell.ts turns this into Electron calls.
 
 export type TrayIcon = "connected" | "offline" | "attention";
 
@@ -11,6 +11,7 @@ export type TrayAction =
   | { kind: "stop-task"; taskId: string; subtaskId: string | null }
   | { kind: "pause" }
   | { kind: "resume" }
+  | { kind: "install-update" }
   | { kind: "quit" };
 
 export interface TrayMenuEntry {
@@ -37,6 +38,12 @@ export interface TrayTask {
   startedAt: number;
 }
 
+/** An update the app knows about (update-controller.ts). */
+export type TrayUpdate =
+  | { kind: "available"; version: string }
+  /** `blocker`: why it cannot be installed now (a waiting prompt, a running task), or null. */
+  | { kind: "downloaded"; version: string; blocker: string | null };
+
 export interface TrayInput {
   platform: NodeJS.Platform;
   /** The device connection, or null when this app runs without one. */
@@ -51,6 +58,7 @@ export interface TrayInput {
   now?: number;
   /** The home folder, written as `~` in workdirs. */
   home?: string;
+  update?: TrayUpdate | null;
 }
 
 export interface TrayState {
@@ -150,6 +158,28 @@ export function trayIconFile(icon: TrayIcon, platform: NodeJS.Platform): string 
   return `tray-${icon}.${platform === "win32" ? "ico" : "png"}`;
 }
 
+/** "Restart to update" — disabled, with the reason, while a prompt waits or a task runs. */
+export function updateMenuEntries(update: TrayUpdate | null): TrayMenuEntry[] {
+  if (!update) return [];
+  if (update.kind === "available") {
+    return [{ id: "update", label: `Gatehouse ${update.version} is available`, enabled: false }];
+  }
+  return [
+    update.blocker
+      ? {
+          id: "update",
+          label: `Update to ${update.version} once nothing waits (${update.blocker})`,
+          enabled: false,
+        }
+      : {
+          id: "update",
+          label: `Restart to update to ${update.version}`,
+          enabled: true,
+          action: { kind: "install-update" },
+        },
+  ];
+}
+
 export function trayState(input: TrayInput): TrayState {
   const icon = trayIcon(input);
   const count = input.pending.length;
@@ -194,6 +224,7 @@ export function trayState(input: TrayInput): TrayState {
     menu.push(...tasks);
   }
   menu.push({ id: "sep-2", label: "", enabled: false, separator: true });
+  menu.push(...updateMenuEntries(input.update ?? null));
   menu.push({ id: "open-main", label: "Open Gatehouse…", enabled: true, action: { kind: "open-main" } });
   if (input.connection) {
     const paused = input.connection.state === "paused";

@@ -1,14 +1,15 @@
-// The app's two windows, made on demand: the approval window (small, always on top) and the main window.
-// Both load the built renderer from file://, with hardened web preferences, no navigation and no new
-// windows; the manager knows their webContents ids for the IPC sender check.
-import { pathToFileURL } from "node:url";
+// The app's two windows, made on demand: the approval window (small, always on top, on every Space or
+// workspace) and the main window. Both load the built renderer from the app's own scheme
+// (app-protocol.ts), with hardened web preferences, no navigation and no new windows; the manager knows
+// their webContents ids for the IPC sender check.
 import { IPC_EVENT, type EventName, type EventPayload, type Screen } from "../ipc/contract.js";
+import { appPageUrl } from "./app-protocol.js";
 import type { BrowserWindowLike, ElectronLike, WindowOptions } from "./electron-api.js";
 import { hardenWebContents, webPreferences } from "./security.js";
 
 export type WindowKind = "approval" | "main";
 
-export function approvalWindowOptions(preload: string): WindowOptions {
+export function approvalWindowOptions(preload: string, developer = false): WindowOptions {
   return {
     width: 560,
     height: 640,
@@ -23,11 +24,12 @@ export function approvalWindowOptions(preload: string): WindowOptions {
     fullscreenable: false,
     skipTaskbar: false,
     autoHideMenuBar: true,
-    webPreferences: webPreferences(preload),
+    webPreferences: webPreferences(preload, developer),
   };
 }
 
-export function mainWindowOptions(preload: string): WindowOptions {
+/** `menuBar`: with no tray, the main window shows its menu bar (the tray's menu lives there). */
+export function mainWindowOptions(preload: string, developer = false, menuBar = false): WindowOptions {
   return {
     width: 1120,
     height: 780,
@@ -35,20 +37,25 @@ export function mainWindowOptions(preload: string): WindowOptions {
     minHeight: 520,
     show: false,
     title: "Gatehouse",
-    autoHideMenuBar: true,
-    webPreferences: webPreferences(preload),
+    autoHideMenuBar: !menuBar,
+    webPreferences: webPreferences(preload, developer),
   };
 }
 
-/** The renderer's file URL (what the sender check accepts), without a hash. */
-export function rendererUrl(rendererIndex: string): string {
-  return pathToFileURL(rendererIndex).href;
+/** The renderer's page URL (what the sender check accepts), without a hash. */
+export function rendererUrl(): string {
+  return appPageUrl();
 }
 
 export interface WindowManagerOptions {
   preload: string;
-  rendererIndex: string;
   openExternal: (url: string) => void;
+  /** A developer run: DevTools allowed (app-menu.ts `developerMode`). */
+  developer?: boolean;
+  /** No tray is shown: the main window keeps its menu bar visible. */
+  menuBar?: boolean;
+  /** Told when a window is closed by the person or the app. */
+  onClosed?: (kind: WindowKind) => void;
 }
 
 export class WindowManager {
@@ -77,8 +84,15 @@ export class WindowManager {
   showApproval(): BrowserWindowLike {
     const win =
       this.get("approval") ??
-      this.create("approval", approvalWindowOptions(this.options.preload), "approval");
+      this.create(
+        "approval",
+        approvalWindowOptions(this.options.preload, this.options.developer),
+        "approval",
+      );
     win.setAlwaysOnTop(true, "floating");
+    // A prompt must reach the person on whichever Space (macOS) or workspace (Linux) they are on.
+    if (this.electron.platform !== "win32")
+      win.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
     win.show();
     win.focus();
     return win;
@@ -93,7 +107,11 @@ export class WindowManager {
       existing.focus();
       return existing;
     }
-    const win = this.create("main", mainWindowOptions(this.options.preload), screen ?? "status");
+    const win = this.create(
+      "main",
+      mainWindowOptions(this.options.preload, this.options.developer, this.options.menuBar),
+      screen ?? "status",
+    );
     win.show();
     win.focus();
     return win;
@@ -124,8 +142,9 @@ export class WindowManager {
     this.windows.set(kind, win);
     win.on("closed", () => {
       if (this.windows.get(kind) === win) this.windows.delete(kind);
+      this.options.onClosed?.(kind);
     });
-    void win.loadURL(`${rendererUrl(this.options.rendererIndex)}#${hash}`);
+    void win.loadURL(appPageUrl(hash));
     return win;
   }
 }

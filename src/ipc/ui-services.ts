@@ -77,8 +77,8 @@ export interface UiHost {
   /** Called only with a URL the router checked is http(s). */
   openExternal(url: string): Promise<void> | void;
   pickFolder(title: string): Promise<string | null>;
-  /** Launch at login; null when the host cannot (then the setting is only stored). */
-  setLaunchAtLogin: ((enabled: boolean) => void) | null;
+  /** Launch at login; null when the host cannot (then the setting is only stored). Throws when it fails. */
+  setLaunchAtLogin: ((enabled: boolean) => Promise<void> | void) | null;
   openMainWindow(screen?: Screen): void;
 }
 

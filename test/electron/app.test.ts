@@ -2,6 +2,7 @@
 // starts, the tray is ready, a request over the approval socket opens the approval window, and a click
 // on Allow once reaches the client. Where no Electron binary (or no display) exists these tests are
 // reported as skipped with the reason; they never download anything.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { _electron as electron, type ElectronApplication } from "playwright-core";
@@ -92,7 +93,7 @@ describe.skipIf(skip)("the tray app under Electron", () => {
       { timeoutMs: 60_000 },
     );
     const window = await a.waitForEvent("window", { timeout: 30_000 });
-    expect(window.url()).toMatch(/renderer\/dist\/index\.html#approval$/);
+    expect(window.url()).toBe("app://gatehouse/index.html#approval");
     await window.getByRole("dialog", { name: "Allow this command?" }).waitFor();
     await window.getByRole("button", { name: /Allow once/ }).click();
     const answer = await reply;
@@ -100,5 +101,54 @@ describe.skipIf(skip)("the tray app under Electron", () => {
       decision: "allow-once",
       decidedBy: "user",
     });
+  });
+
+  it("the renderer is served on app://gatehouse/ and nothing outside the bundle is", async () => {
+    const { app: a, t: home } = await launch();
+    await waitFor(() => fs.existsSync(home.paths.defaultSocket), {
+      what: "the approval socket",
+      timeoutMs: 30_000,
+    });
+    const statuses = await a.evaluate(async ({ net }) => {
+      const status = async (url: string) => (await net.fetch(url)).status;
+      return {
+        page: await status("app://gatehouse/index.html"),
+        up: await status("app://gatehouse/..%2f..%2fpackage.json"),
+        encoded: await status("app://gatehouse/%2e%2e/%2e%2e/package.json"),
+      };
+    });
+    expect(statuses.page).toBe(200);
+    expect(statuses.up).toBeGreaterThanOrEqual(400);
+    expect(statuses.encoded).toBeGreaterThanOrEqual(400);
+    const menu = await a.evaluate(({ Menu }) => Menu.getApplicationMenu()?.items.map((i) => i.label) ?? null);
+    expect(menu ?? []).not.toContain("View");
+  });
+
+  it("the app binary answers `hook claude` with only the hook's JSON, and the tray app does not start", async () => {
+    t = await makeTempHome("gatehouse-electron-hook-", {
+      ...(process.env.DISPLAY ? { DISPLAY: process.env.DISPLAY } : {}),
+    });
+    const home = t;
+    const input = JSON.stringify({
+      tool_name: "Bash",
+      tool_input: { command: "touch marker" },
+      cwd: home.home,
+    });
+    const run = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn(
+        (found as { path: string }).path,
+        [REPO_ROOT, "hook", "claude", "--agent", "claude-code"],
+        { env: home.env, stdio: ["pipe", "pipe", "ignore"] },
+      );
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout }));
+      child.stdin.end(input);
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    expect(fs.existsSync(home.paths.defaultSocket)).toBe(false);
   });
 });

@@ -96,6 +96,15 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsCh
     },
 
     "settings.setLaunchAtLogin": async ({ enabled }) => {
+      // Applied first: a login item (or Linux autostart entry) that cannot be written leaves the setting as it was.
+      try {
+        await ctx.host.setLaunchAtLogin?.(enabled);
+      } catch (error) {
+        return {
+          ok: false,
+          reason: `Launch at login could not be turned ${enabled ? "on" : "off"}: ${(error as Error).message}`,
+        };
+      }
       try {
         await updateJsonFile(s.paths.settings, SettingsFileSchema, emptySettings, (current) => ({
           value: { ...current, launchAtLogin: enabled },
@@ -104,7 +113,6 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsCh
       } catch (error) {
         return { ok: false, reason: (error as Error).message };
       }
-      ctx.host.setLaunchAtLogin?.(enabled);
       return { ok: true };
     },
 

@@ -1,13 +1,15 @@
 // A small, named fake of the Electron API the shell uses (src/electron/electron-api.ts), for unit tests
 // where no Electron binary exists. It records what the shell asked for — windows and their options,
-// URLs loaded, navigation handlers, the tray's image/tooltip/title/menu, notifications, IPC handlers —
-// and lets a test fire the events Electron would (a navigation, a menu click, a second instance).
+// URLs loaded, navigation handlers, the tray's image/tooltip/title/menu, the application menu,
+// notifications, IPC and protocol handlers, the hook mode's app calls — and lets a test fire the events
+// Electron would (a navigation, a menu click, a second instance, a request on the app's scheme).
 import type {
   BrowserWindowLike,
   ElectronLike,
   IpcMainInvokeEventLike,
   MenuItemSpec,
   NotificationLike,
+  NotificationOptions,
   TrayLike,
   WebContentsLike,
   WindowOptions,
@@ -58,6 +60,7 @@ export class FakeWindow implements BrowserWindowLike {
   focused = 0;
   destroyed = false;
   alwaysOnTop: { flag: boolean; level?: string } | null = null;
+  allWorkspaces: { visible: boolean; visibleOnFullScreen?: boolean } | null = null;
   private readonly listeners = new Map<string, Array<() => void>>();
 
   constructor(readonly options: WindowOptions) {}
@@ -87,6 +90,9 @@ export class FakeWindow implements BrowserWindowLike {
   }
   setAlwaysOnTop(flag: boolean, level?: "floating" | "modal-panel" | "screen-saver"): void {
     this.alwaysOnTop = { flag, ...(level ? { level } : {}) };
+  }
+  setVisibleOnAllWorkspaces(visible: boolean, options?: { visibleOnFullScreen?: boolean }): void {
+    this.allWorkspaces = { visible, ...options };
   }
   on(event: "closed" | "ready-to-show", listener: () => void): this {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
@@ -135,6 +141,7 @@ export class FakeTray implements TrayLike {
 export interface FakeNotification extends NotificationLike {
   title: string;
   body: string;
+  options: NotificationOptions;
   shown: boolean;
   click(): void;
 }
@@ -156,13 +163,31 @@ export class FakeElectron implements ElectronLike {
   responseHeaders: Record<string, string> | null = null;
   permissionsDenied = false;
   quitCalls = 0;
+  singleInstanceRequests = 0;
+  exitCodes: number[] = [];
+  paths: Record<string, string> = { userData: "/home/user/.config/Gatehouse" };
+  hardwareAccelerationDisabled = false;
+  /** The application menu's template as last set (null: no menu bar); undefined until set. */
+  applicationMenu: MenuItemSpec[] | null | undefined = undefined;
+  readonly protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
   singleInstance = true;
   nextFolder: string | null = null;
 
   constructor(readonly platform: NodeJS.Platform = "linux") {}
 
   app = {
-    requestSingleInstanceLock: () => this.singleInstance,
+    requestSingleInstanceLock: () => {
+      this.singleInstanceRequests++;
+      return this.singleInstance;
+    },
+    exit: (code = 0) => void this.exitCodes.push(code),
+    getPath: (name: string) => {
+      const value = this.paths[name];
+      if (!value) throw new Error(`no fake path ${name}`);
+      return value;
+    },
+    setPath: (name: string, value: string) => void (this.paths[name] = value),
+    disableHardwareAcceleration: () => void (this.hardwareAccelerationDisabled = true),
     quit: () => {
       this.quitCalls++;
     },
@@ -190,16 +215,31 @@ export class FakeElectron implements ElectronLike {
   buildMenu(template: MenuItemSpec[]): unknown {
     return { template };
   }
+  setApplicationMenu(menu: unknown): void {
+    this.applicationMenu = menu === null ? null : (menu as { template: MenuItemSpec[] }).template;
+  }
+  protocol = {
+    handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>
+      void this.protocolHandlers.set(scheme, handler),
+  };
+  /** Requests `url` on a registered custom scheme, as a page in a window would. */
+  async request(url: string, method = "GET"): Promise<Response> {
+    const scheme = url.slice(0, url.indexOf(":"));
+    const handler = this.protocolHandlers.get(scheme);
+    if (!handler) throw new Error(`no protocol handler for ${scheme}`);
+    return handler(new Request(url, { method }));
+  }
   imageFromPath(file: string): unknown {
     return { file };
   }
   notification = {
     isSupported: () => true,
-    create: (options: { title: string; body: string }): FakeNotification => {
+    create: (options: NotificationOptions): FakeNotification => {
       const clicks: Array<() => void> = [];
       const note: FakeNotification = {
         title: options.title,
         body: options.body,
+        options,
         shown: false,
         show: () => void (note.shown = true),
         on: (_event: "click", listener: () => void) => clicks.push(listener),

@@ -5,10 +5,11 @@ import {
   isRendererUrl,
   isTrustedSender,
 } from "../../../src/electron/security.js";
+import { appPageUrl } from "../../../src/electron/app-protocol.js";
 import { approvalWindowOptions, mainWindowOptions } from "../../../src/electron/windows.js";
 import { FakeWebContents } from "./fake-electron.js";
 
-const RENDERER = "file:///Applications/Gatehouse.app/Contents/Resources/app/renderer/dist/index.html";
+const RENDERER = appPageUrl();
 
 describe("window security", () => {
   it("both windows run the renderer isolated, sandboxed, without Node", () => {
@@ -22,6 +23,7 @@ describe("window security", () => {
         webSecurity: true,
         allowRunningInsecureContent: false,
         webviewTag: false,
+        devTools: false,
       });
       expect(options.show).toBe(false);
     }
@@ -73,13 +75,19 @@ describe("window security", () => {
     expect(isTrustedSender(call(8, RENDERER), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, "https://evil.example/index.html"), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, "file:///tmp/index.html"), own, RENDERER)).toBe(false);
+    expect(isTrustedSender(call(7, "file:///opt/Gatehouse/renderer/dist/index.html"), own, RENDERER)).toBe(
+      false,
+    );
+    expect(isTrustedSender(call(7, "app://gatehouse/other.html"), own, RENDERER)).toBe(false);
+    expect(isTrustedSender(call(7, "app://evil/index.html"), own, RENDERER)).toBe(false);
+    expect(isTrustedSender(call(7, "app://user@gatehouse/index.html"), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, `${RENDERER}?x=1`), own, RENDERER)).toBe(false);
     expect(isTrustedSender(call(7, null), own, RENDERER)).toBe(false);
     expect(isTrustedSender(null, own, RENDERER)).toBe(false);
     expect(isTrustedSender({}, own, RENDERER)).toBe(false);
   });
 
-  it("renderer URLs compare by file path, ignoring the hash", () => {
+  it("renderer URLs compare by scheme, host and path, ignoring the hash", () => {
     expect(isRendererUrl(`${RENDERER}#settings`, RENDERER)).toBe(true);
     expect(isRendererUrl("not a url", RENDERER)).toBe(false);
   });

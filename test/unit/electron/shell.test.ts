@@ -1,10 +1,12 @@
 // The tray app's wiring with the fake Electron API over the real services in a temp home: IPC with the
 // sender check, the tray following prompts, notifications, the approval window, lifecycle events.
 import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { requestOnce } from "../../../src/approval-server/client.js";
 import { createLogger } from "../../../src/core/log.js";
-import { startShell, type Shell } from "../../../src/electron/shell.js";
+import { AUTOSTART_FILE_NAME, loginItemFor } from "../../../src/electron/autostart.js";
+import { startShell, type Shell, type ShellOptions } from "../../../src/electron/shell.js";
 import { rendererUrl } from "../../../src/electron/windows.js";
 import { IPC_EVENT, IPC_INVOKE } from "../../../src/ipc/contract.js";
 import { uiServicesFrom, type UiServices } from "../../../src/ipc/ui-services.js";
@@ -14,9 +16,9 @@ import { createServices, type Services } from "../../../src/services.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 import { FakeElectron, type FakeWindow } from "./fake-electron.js";
+import { FakeUpdater } from "./fake-updater.js";
 
-const RENDERER_INDEX = "/opt/gatehouse/renderer/dist/index.html";
-const RENDERER = rendererUrl(RENDERER_INDEX);
+const RENDERER = rendererUrl();
 
 let t: TempHome;
 let services: Services;
@@ -25,6 +27,22 @@ let shell: Shell;
 let resumed = 0;
 let detachUi: () => void;
 let ui: UiServices;
+let rendererDir: string;
+let autostartDir: string;
+
+/** Another shell over the same services (its own fake Electron); its quit does not stop the services. */
+function startOther(electron: FakeElectron, overrides: Partial<ShellOptions> = {}): Shell {
+  return startShell({
+    electron,
+    services: ui,
+    assetsDir: "/opt/gatehouse/assets",
+    preload: "/opt/gatehouse/dist/src/electron/preload.cjs",
+    rendererDir,
+    launchAtLogin: undefined,
+    stop: async () => undefined,
+    ...overrides,
+  });
+}
 
 beforeEach(async () => {
   t = await makeTempHome("gatehouse-shell-");
@@ -52,6 +70,11 @@ beforeEach(async () => {
   detachUi = services.broker.attachUi();
   fake = new FakeElectron("linux");
   resumed = 0;
+  rendererDir = path.join(t.home, "app", "renderer", "dist");
+  fs.mkdirSync(path.join(rendererDir, "assets"), { recursive: true });
+  fs.writeFileSync(path.join(rendererDir, "index.html"), "<!doctype html><title>Gatehouse</title>");
+  fs.writeFileSync(path.join(rendererDir, "assets", "index.js"), "export {};");
+  autostartDir = path.join(t.home, ".config", "autostart");
   ui = uiServicesFrom(services, {
     env: t.env,
     logger,
@@ -61,13 +84,24 @@ beforeEach(async () => {
     services: ui,
     assetsDir: "/opt/gatehouse/assets",
     preload: "/opt/gatehouse/dist/src/electron/preload.cjs",
-    rendererIndex: RENDERER_INDEX,
+    rendererDir,
     launchAtLogin: true,
+    loginItem: loginItemFor({
+      platform: "linux",
+      setLoginItemSettings: () => {
+        throw new Error("Electron's login items do nothing on Linux");
+      },
+      linux: { dir: autostartDir, command: ["/opt/Gatehouse/gatehouse"] },
+    }),
     systemResumed: () => void resumed++,
     stop: async () => {
       detachUi();
       await services.stop();
     },
+  });
+  // The stored setting (on) is applied at start: the entry is written in the background.
+  await waitFor(() => fs.existsSync(path.join(autostartDir, AUTOSTART_FILE_NAME)), {
+    what: "the autostart entry",
   });
 });
 
@@ -204,8 +238,9 @@ describe("the tray app's shell", () => {
     await reply;
   });
 
-  it("applies the stored launch-at-login setting at start, and the Settings screen changes it", async () => {
-    expect(fake.loginItems).toEqual([true]);
+  it("on Linux, launch at login is an XDG autostart entry: written at start from the stored setting, removed when turned off", async () => {
+    const entry = path.join(autostartDir, AUTOSTART_FILE_NAME);
+    expect(fs.readFileSync(entry, "utf8")).toContain('Exec="/opt/Gatehouse/gatehouse"\n');
     shell.windows.showMain();
     const win = fake.windows[0]!;
     const result = (await fake.invoke(IPC_INVOKE, ["settings.setLaunchAtLogin", { enabled: false }], {
@@ -213,8 +248,36 @@ describe("the tray app's shell", () => {
       url: `${RENDERER}#settings`,
     })) as { ok: boolean };
     expect(result.ok).toBe(true);
-    expect(fake.loginItems).toEqual([true, false]);
+    expect(fs.existsSync(entry)).toBe(false);
+    expect(fake.loginItems).toEqual([]);
     expect(JSON.parse(fs.readFileSync(t.paths.settings, "utf8")).launchAtLogin).toBe(false);
+  });
+
+  it("an autostart entry that cannot be written is reported, and the stored setting stays as it was", async () => {
+    shell.windows.showMain();
+    const win = fake.windows[0]!;
+    const call = (enabled: boolean) =>
+      fake.invoke(IPC_INVOKE, ["settings.setLaunchAtLogin", { enabled }], {
+        senderId: win.webContents.id,
+        url: `${RENDERER}#settings`,
+      }) as Promise<{ ok: boolean; value?: { ok: boolean; reason?: string } }>;
+    expect((await call(false)).value).toEqual({ ok: true });
+    // A symbolic link where the entry goes: the atomic writer refuses to write through it.
+    fs.mkdirSync(autostartDir, { recursive: true });
+    fs.symlinkSync(path.join(t.home, "elsewhere"), path.join(autostartDir, AUTOSTART_FILE_NAME));
+    const refused = await call(true);
+    expect(refused.value?.ok).toBe(false);
+    expect(refused.value?.reason).toMatch(/^Launch at login could not be turned on: .*symbolic link/);
+    expect(JSON.parse(fs.readFileSync(t.paths.settings, "utf8")).launchAtLogin).toBe(false);
+    expect(fs.existsSync(path.join(t.home, "elsewhere"))).toBe(false);
+  });
+
+  it("on macOS, launch at login uses Electron's login items", async () => {
+    const mac = new FakeElectron("darwin");
+    const other = startOther(mac, { launchAtLogin: true });
+    await waitFor(() => mac.loginItems.length === 1, { what: "the login item" });
+    expect(mac.loginItems).toEqual([true]);
+    await other.quit();
   });
 
   it("waking from sleep asks the device to reconnect", () => {
@@ -269,18 +332,110 @@ describe("the tray app's shell", () => {
 
   it("on Windows, the app gets its AppUserModelID (notifications need it) and the tray a .ico icon", async () => {
     const windows = new FakeElectron("win32");
-    const other = startShell({
-      electron: windows,
-      services: ui,
-      assetsDir: "C:\\Gatehouse\\assets",
-      preload: "C:\\Gatehouse\\preload.cjs",
-      rendererIndex: "C:\\Gatehouse\\renderer\\dist\\index.html",
-      launchAtLogin: undefined,
-      stop: async () => undefined,
-    });
+    const other = startOther(windows, { assetsDir: "C:\\Gatehouse\\assets" });
     expect(windows.appUserModelId).toBe("dev.gatehouse.app");
     expect((windows.tray.image as { file: string }).file).toMatch(/tray-(connected|offline|attention)\.ico$/);
     expect(windows.loginItems).toEqual([]);
     await other.quit();
+  });
+
+  it("windows load the renderer from app://gatehouse/, which serves the built files with the CSP and nothing outside them", async () => {
+    shell.windows.showMain();
+    expect(fake.windows[0]!.loaded).toEqual(["app://gatehouse/index.html#status"]);
+    const page = await fake.request("app://gatehouse/index.html");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect((await fake.request("app://gatehouse/assets/index.js")).status).toBe(200);
+    fs.writeFileSync(path.join(t.home, "app", "renderer", "secret.txt"), "s3cret");
+    for (const url of [
+      "app://gatehouse/../secret.txt",
+      "app://gatehouse/..%2fsecret.txt",
+      "app://gatehouse/%2e%2e/secret.txt",
+    ]) {
+      const refused = await fake.request(url);
+      expect(refused.status, url).toBeGreaterThanOrEqual(400);
+      expect(await refused.text()).not.toContain("s3cret");
+    }
+  });
+
+  it("a shipped app has no menu bar on Linux and its windows cannot open DevTools", () => {
+    shell.windows.showMain();
+    shell.windows.showApproval();
+    expect(fake.applicationMenu).toBeNull();
+    for (const win of fake.windows) expect(win.options.webPreferences.devTools).toBe(false);
+  });
+
+  it("a developer run on macOS has the app, Edit and Window menus plus View with Reload and DevTools", async () => {
+    const mac = new FakeElectron("darwin");
+    const other = startOther(mac, { developer: true });
+    expect(mac.applicationMenu?.map((m) => m.label)).toEqual(["Gatehouse", "Edit", "Window", "View"]);
+    other.windows.showMain();
+    expect(mac.windows[0]!.options.webPreferences.devTools).toBe(true);
+    await other.quit();
+  });
+
+  it("the approval window follows the person to every Space or workspace, and approval notifications stay until acted on", async () => {
+    const reply = askInBackground(["touch", "w"]);
+    await waitFor(() => fake.notifications.length === 1, { what: "a notification" });
+    expect(windowLoading("approval")?.allWorkspaces).toEqual({ visible: true, visibleOnFullScreen: true });
+    expect(fake.notifications[0]!.options).toMatchObject({ timeoutType: "never", urgency: "critical" });
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+  });
+});
+
+describe("where no tray icon will be seen (GNOME without AppIndicator)", () => {
+  it("the main window opens at start with the tray's menu in its menu bar, which lists prompts and quits", async () => {
+    const gnome = new FakeElectron("linux");
+    const other = startOther(gnome, { trayHost: { visible: false, reason: "no StatusNotifier host" } });
+    const main = gnome.windows.find((w) => w.loaded[0]?.endsWith("#status"));
+    expect(main?.visible).toBe(true);
+    expect(main?.options.autoHideMenuBar).toBe(false);
+    const menuBar = () => gnome.applicationMenu?.find((m) => m.label === "Gatehouse")?.submenu ?? [];
+    expect(menuBar().map((i) => i.id)).toEqual(expect.arrayContaining(["open-main", "quit"]));
+
+    const reply = askInBackground(["touch", "v"]);
+    await waitFor(() => menuBar().some((i) => i.id?.startsWith("pending:")), {
+      what: "the prompt in the menu bar",
+    });
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+
+    main!.close();
+    expect(gnome.notifications.map((n) => n.title)).toContain("Gatehouse is still running");
+    menuBar().find((i) => i.id === "quit")!.click!();
+    await waitFor(() => gnome.quitCalls === 1, { what: "the app to quit from the menu bar" });
+    expect(gnome.notifications.filter((n) => n.title === "Gatehouse is still running")).toHaveLength(1);
+    await other.quit();
+  });
+});
+
+describe("updates in the tray", () => {
+  it("a downloaded update offers Restart in the tray, is held while a prompt waits, and installs after the services stop", async () => {
+    const electron = new FakeElectron("darwin");
+    const updater = new FakeUpdater();
+    const other = startOther(electron, {
+      updates: { mode: { mode: "install", reason: "test" }, updater },
+      stop: async () => void updater.events.push("services stopped"),
+    });
+    const item = () => electron.tray.menu.find((m) => m.id === "update");
+    expect(item()).toBeUndefined();
+    updater.emit("update-downloaded", { version: "1.2.0" });
+    expect(item()).toMatchObject({ label: "Restart to update to 1.2.0", enabled: true });
+
+    const reply = askInBackground(["touch", "u"]);
+    await waitFor(() => item()?.enabled === false, { what: "the update item to wait for the prompt" });
+    expect(item()?.label).toBe("Update to 1.2.0 once nothing waits (an approval is waiting)");
+    await other.runTrayAction({ kind: "install-update" });
+    expect(updater.installs).toEqual([]);
+    expect(electron.quitCalls).toBe(0);
+
+    services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
+    await reply;
+    await waitFor(() => item()?.enabled === true, { what: "Restart to update again" });
+    electron.tray.clickItem("update");
+    await waitFor(() => updater.installs.length === 1, { what: "the install" });
+    expect(updater.events).toEqual(["services stopped", "install"]);
+    expect(electron.quitCalls).toBe(0);
   });
 });
