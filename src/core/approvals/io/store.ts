@@ -17,6 +17,7 @@ import {
   AskFallbackSchema,
   AskSchema,
   PRESETS,
+  presetChoices,
   SecuritySchema,
   type AgentSettings,
   type AllowlistEntry,
@@ -155,8 +156,8 @@ export class ApprovalsStore {
   async applyPreset(name: PresetName, agentId?: string): Promise<ApprovalsFile> {
     const preset = PRESETS[name];
     if (!preset)
-      throw new AllowlistEntryError("agentId", `unknown preset "${String(name)}" (locked, ask, trust)`);
-    return this.setAgentSettings(agentId ?? DEFAULTS_AGENT_ID, { ...preset });
+      throw new AllowlistEntryError("agentId", `unknown preset "${String(name)}" (${presetChoices()})`);
+    return this.setAgentSettings(agentId ?? DEFAULTS_AGENT_ID, { ...preset.settings });
   }
 
   /**
