@@ -8,7 +8,13 @@ export type {
   SyncProgressListener,
 } from "./io/sync-engine.js";
 export { buildCapabilityReport, capabilityDigest, emptyReport, parseFrontMatter } from "./io/report.js";
-export type { CapabilityReport, ReportMcp, ReportPlugin, ReportPluginSkill, ReportSkill } from "./io/report.js";
+export type {
+  CapabilityReport,
+  ReportMcp,
+  ReportPlugin,
+  ReportPluginSkill,
+  ReportSkill,
+} from "./io/report.js";
 export { isHardError, readLastSync, lastSyncFile } from "./last-sync.js";
 export type {
   LastSyncRecord,
