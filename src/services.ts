@@ -20,9 +20,9 @@ import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand, ownFilesOf } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { SkillCatalogue } from "./core/skills/index.js";
-import { checkTrustedHome } from "./core/trust.js";
+import { checkTrustedHome } from "./core/io/trust.js";
 import { taskClaudeHomes } from "./core/runtime/index.js";
-import { TASK_BINDING_MAX_AGE_MS } from "./core/workdir/bindings.js";
+import { TASK_BINDING_MAX_AGE_MS } from "./core/workdir/io/bindings.js";
 import { WorkdirFatal, WorkdirService } from "./core/workdir/index.js";
 import { createBackendCommands } from "./device/backend-command.js";
 import type { ConnectionTimings } from "./device/connection.js";
@@ -37,6 +37,7 @@ import { TaskRunner } from "./executor/tasks/task-runner.js";
 import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-files.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SafeStorageLike, type SecretStore } from "./secrets/secret-store.js";
+import { httpPackageDownloader } from "./device/package-download.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -249,6 +250,7 @@ function createDeviceSide(
   const skills = new SkillCatalogue({ paths, env, logger, secrets: { get: (ref) => secrets.get(ref) } });
   let backendUrl: string | null = null;
   const capabilities = new CapabilitySync({
+    download: httpPackageDownloader(),
     paths,
     backendUrl: () => backendUrl,
     deviceToken: async () => (await resolveAuthToken({ env, secrets, logger }))?.token ?? null,

@@ -6,7 +6,7 @@ import net from "node:net";
 import { ApprovalsFileSchema } from "../core/approvals/schema.js";
 import type { AppPaths } from "../core/paths.js";
 import { readJsonFile } from "../core/store/index.js";
-import { checkTrustedFile, checkTrustedSocket } from "../core/trust.js";
+import { checkTrustedFile, checkTrustedSocket } from "../core/io/trust.js";
 import { checkFrameTime, computeMac, macMatches, NonceSource } from "./frame-auth.js";
 import { LineReader } from "./framing.js";
 import {

@@ -6,7 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
-import { checkTrustedFolder } from "../core/trust.js";
+import { checkTrustedFolder } from "../core/io/trust.js";
 
 /** sun_path sizes: the longest socket path the kernel keeps whole. */
 export function maxSocketPathBytes(platform: NodeJS.Platform = process.platform): number {
@@ -117,7 +117,7 @@ export async function prepareSocketPlace(
 
 /**
  * Creates a missing parent 0700; returns an error message for a parent (or a folder above it) that
- * another user owns or can write to — the one local-trust rule (src/core/trust.ts).
+ * another user owns or can write to — the one local-trust rule (src/core/io/trust.ts).
  */
 async function ensurePrivateParent(parent: string, uid: number | undefined): Promise<string | null> {
   const trust = { ...(uid !== undefined ? { uid } : {}) };

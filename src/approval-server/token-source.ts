@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { ApprovalsFileSchema } from "../core/approvals/schema.js";
 import type { Logger } from "../core/log.js";
 import { parseJsonText } from "../core/store/index.js";
-import { checkTrustedFile } from "../core/trust.js";
+import { checkTrustedFile } from "../core/io/trust.js";
 
 export interface TokenSource {
   /** The current token, or null when the approvals file has never been readable. */

@@ -63,7 +63,7 @@ export function approvalsFileInvalid(ctx: CliContext, command: string, error: st
 }
 
 /**
- * Exit status of a command that refused to read a home another user could write (src/core/trust.ts):
+ * Exit status of a command that refused to read a home another user could write (src/core/io/trust.ts):
  * the same as an invalid approvals file — nothing runs until it is fixed.
  */
 export const EXIT_UNTRUSTED_HOME = EXIT_APPROVALS_INVALID;

@@ -1,5 +1,5 @@
 // The `gatehouse` command: a table of subcommands, each in its own module under commands/.
-import { checkTrustedHome } from "../core/trust.js";
+import { checkTrustedHome } from "../core/io/trust.js";
 import {
   createCliContext,
   EXIT_UNTRUSTED_HOME,

@@ -2,7 +2,7 @@
 // gate (exec policy, prompt, spawn) → the ack with Wegent's field names and error strings.
 import type { Logger } from "../core/log.js";
 import { describeZodError } from "../core/store/index.js";
-import type { WorkdirService } from "../core/workdir/service.js";
+import type { WorkdirService } from "../core/workdir/io/service.js";
 import { WorkdirFatal, type WorkdirResolution } from "../core/workdir/types.js";
 import type { CommandAck, CommandPort, GatedCommandResult, RunGated } from "./deps.js";
 import { ExecuteCommandPayloadSchema, type ExecuteCommandPayload } from "./event-schemas.js";

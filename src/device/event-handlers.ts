@@ -1,8 +1,10 @@
-// Backend → device events (device-protocol.md §6). Frames over budget were replaced by a
-// `RejectedFrame` before any parsing (frame-budget.ts); every other payload is checked with its schema
-// before anything happens; slow work (sync, commands) runs off the socket handler so heartbeats keep
-// flowing.
+// Backend → device events (device-protocol.md §6), one table: schema, handler and acks per event
+// (`DEVICE_EVENTS`); registration and the list of supported events both come from it. Frames over
+// budget were replaced by a `RejectedFrame` before any parsing (frame-budget.ts); every other payload
+// is checked with its schema before anything happens; slow work (sync, commands) runs off the socket
+// handler so heartbeats keep flowing.
 import type { Socket } from "socket.io-client";
+import type { z } from "zod";
 import type { Logger } from "../core/log.js";
 import { describeZodError } from "../core/store/index.js";
 import { capCommandAck } from "./ack-size.js";
@@ -15,15 +17,6 @@ import {
   TaskCancelPayloadSchema,
   TaskExecutePayloadSchema,
 } from "./event-schemas.js";
-
-export const HANDLED_EVENTS = new Set([
-  "device:sync_capabilities",
-  "device:execute_command",
-  "task:execute",
-  "task:cancel",
-  "task:close-session",
-  "runtime:rpc",
-]);
 
 export const RUNTIME_UNAVAILABLE = {
   success: false,
@@ -84,33 +77,54 @@ function guardedOn(
 
 const failure = (error: string) => ({ success: false, error });
 
-export function attachEventHandlers(socket: Socket, session: LiveSession, deps: HandlerDeps): void {
-  const logger = deps.logger.child("events");
-  const on = (
-    event: string,
-    refusal: (error: string) => unknown,
-    handle: (payload: unknown, ack: Ack | undefined) => void,
-  ) => guardedOn(socket, logger, event, refusal, handle);
+/** What a handler works with: the live session (for the heartbeat after a sync) and the ports. */
+interface EventContext {
+  session: LiveSession;
+  deps: HandlerDeps;
+  logger: Logger;
+}
 
-  on("device:sync_capabilities", failure, (payload, ack) => {
-    const work = (async () => {
-      let result: unknown;
-      try {
-        result = await deps.capabilities.applySync(payload);
-      } catch (error) {
-        logger.error("Capability sync failed unexpectedly", { error });
-        result = failure((error as Error).message);
-      }
-      ack?.(result);
-      if (session.isLive()) await session.heartbeat(); // carries the new full report (§7.9 step 7)
-    })();
-    deps.track?.("sync", work);
-  });
+/** One backend → device event: its payload schema, its handler and the acks it answers with. */
+interface DeviceEvent<T> {
+  /** Checked before `handle` runs; `null` when the port behind it validates (sync, commands). */
+  schema: z.ZodType<T> | null;
+  /** The ack for a payload refused before handling: over the frame budget, invalid, or a throw. */
+  refusal: (error: string) => unknown;
+  /** Error text acked for a payload the schema refused; without it such a payload is dropped. */
+  invalidAck?: string;
+  handle: (payload: T, ack: Ack | undefined, ctx: EventContext) => void;
+}
 
-  on(
-    "device:execute_command",
-    (error) => notRunAck(error),
-    (payload, ack) => {
+const event = <T>(spec: DeviceEvent<T>) => spec as unknown as DeviceEvent<unknown>;
+
+/**
+ * Every backend event the device handles (device-protocol.md §6). Registration and the list of
+ * supported events both come from this table: an event not in it is answered "Unsupported event".
+ */
+export const DEVICE_EVENTS = {
+  "device:sync_capabilities": event({
+    schema: null,
+    refusal: failure,
+    handle(payload, ack, { session, deps, logger }) {
+      const work = (async () => {
+        let result: unknown;
+        try {
+          result = await deps.capabilities.applySync(payload);
+        } catch (error) {
+          logger.error("Capability sync failed unexpectedly", { error });
+          result = failure((error as Error).message);
+        }
+        ack?.(result);
+        if (session.isLive()) await session.heartbeat(); // carries the new full report (§7.9 step 7)
+      })();
+      deps.track?.("sync", work);
+    },
+  }),
+
+  "device:execute_command": event({
+    schema: null,
+    refusal: (error) => notRunAck(error),
+    handle(payload, ack, { deps, logger }) {
       const work = (async () => {
         let result: CommandAck;
         try {
@@ -123,56 +137,75 @@ export function attachEventHandlers(socket: Socket, session: LiveSession, deps: 
       })();
       deps.track?.("command", work);
     },
-  );
+  }),
 
-  on("task:execute", failure, (payload) => {
-    const parsed = TaskExecutePayloadSchema.safeParse(payload);
-    if (!parsed.success) {
-      logger.warn(`Dropped an invalid task:execute request: ${describeZodError(parsed.error)}`);
-      return;
-    }
-    deps.tasks.execute(parsed.data, deps.taskEvents);
-  });
+  "task:execute": event({
+    schema: TaskExecutePayloadSchema,
+    refusal: failure,
+    handle(payload, _ack, { deps }) {
+      deps.tasks.execute(payload, deps.taskEvents);
+    },
+  }),
 
-  on("task:cancel", failure, (payload) => {
-    const parsed = TaskCancelPayloadSchema.safeParse(payload);
-    if (!parsed.success) {
-      logger.warn(`Dropped an invalid task:cancel request: ${describeZodError(parsed.error)}`);
-      return;
-    }
-    const subtask = parsed.data.subtask_id;
-    deps.tasks.cancel(
-      {
-        taskId: String(parsed.data.task_id).trim(),
-        subtaskId: subtask === undefined || subtask === null ? null : String(subtask).trim(),
-      },
-      deps.taskEvents,
-    );
-  });
+  "task:cancel": event({
+    schema: TaskCancelPayloadSchema,
+    refusal: failure,
+    handle(payload, _ack, { deps }) {
+      const subtask = payload.subtask_id;
+      deps.tasks.cancel(
+        {
+          taskId: String(payload.task_id).trim(),
+          subtaskId: subtask === undefined || subtask === null ? null : String(subtask).trim(),
+        },
+        deps.taskEvents,
+      );
+    },
+  }),
 
-  on("task:close-session", failure, (payload, ack) => {
-    const parsed = CloseSessionPayloadSchema.safeParse(payload);
-    if (!parsed.success) {
-      ack?.(failure("task_id is required"));
-      return;
-    }
-    const work = (async () => {
-      try {
-        await deps.tasks.closeSession(String(parsed.data.task_id).trim(), deps.taskEvents);
-      } catch (error) {
-        logger.error("Closing a task session failed", { error });
-      }
-      if (session.isLive()) await session.heartbeat(); // a failure is only counted (§6.4)
-      ack?.({ success: true });
-    })();
-    deps.track?.("session", work);
-  });
+  "task:close-session": event({
+    schema: CloseSessionPayloadSchema,
+    refusal: failure,
+    invalidAck: "task_id is required",
+    handle(payload, ack, { session, deps, logger }) {
+      const work = (async () => {
+        try {
+          await deps.tasks.closeSession(String(payload.task_id).trim(), deps.taskEvents);
+        } catch (error) {
+          logger.error("Closing a task session failed", { error });
+        }
+        if (session.isLive()) await session.heartbeat(); // a failure is only counted (§6.4)
+        ack?.({ success: true });
+      })();
+      deps.track?.("session", work);
+    },
+  }),
 
-  on(
-    "runtime:rpc",
-    () => RUNTIME_UNAVAILABLE,
-    (_payload, ack) => ack?.(RUNTIME_UNAVAILABLE),
-  );
+  "runtime:rpc": event({
+    schema: null,
+    refusal: () => RUNTIME_UNAVAILABLE,
+    handle(_payload, ack) {
+      ack?.(RUNTIME_UNAVAILABLE);
+    },
+  }),
+} satisfies Record<string, DeviceEvent<unknown>>;
+
+export type DeviceEventName = keyof typeof DEVICE_EVENTS;
+
+/** The events answered by a handler; derived from the table, never kept by hand. */
+export const HANDLED_EVENTS: ReadonlySet<string> = new Set(Object.keys(DEVICE_EVENTS));
+
+export function attachEventHandlers(socket: Socket, session: LiveSession, deps: HandlerDeps): void {
+  const logger = deps.logger.child("events");
+  const ctx: EventContext = { session, deps, logger };
+  for (const [name, spec] of Object.entries(DEVICE_EVENTS) as [DeviceEventName, DeviceEvent<unknown>][]) {
+    guardedOn(socket, logger, name, spec.refusal, (payload, ack) => {
+      if (!spec.schema) return spec.handle(payload, ack, ctx);
+      const parsed = spec.schema.safeParse(payload);
+      if (parsed.success) return spec.handle(parsed.data, ack, ctx);
+      logger.warn(`Dropped an invalid ${name} request: ${describeZodError(parsed.error)}`);
+      if (spec.invalidAck !== undefined) ack?.(failure(spec.invalidAck));
+    });
+  }
 
   socket.onAny((event: string, ...args: unknown[]) => {
     if (HANDLED_EVENTS.has(event)) return;

@@ -1,6 +1,6 @@
 // The `device:heartbeat` payload (device-protocol.md §4). The backend rejects a whole heartbeat for
 // one bad field, so every rule it checks is checked here first and a bad part is left out or nulled.
-import { emptyReport } from "../core/capabilities/report.js";
+import { emptyReport } from "../core/capabilities/io/report.js";
 import type { CapabilityReport, TaskSnapshot } from "./deps.js";
 
 /** D1: the report of a fresh device, sent when the real one cannot be built (§5). */

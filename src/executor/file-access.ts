@@ -12,7 +12,7 @@ import {
   lexicalForm,
   pathSyntaxProblem,
 } from "../core/workdir/normalise.js";
-import { resolveRealForm } from "../core/workdir/path-check.js";
+import { resolveRealForm } from "../core/workdir/io/path-check.js";
 import {
   isWithinComponents,
   pathApi,
@@ -24,7 +24,7 @@ import {
   buildProtectedFolders,
   protectionOf,
   type ProtectedFolders,
-} from "../core/workdir/protected-folders.js";
+} from "../core/workdir/io/protected-folders.js";
 import { decideExplained, type GateDecision, type GateDeps, type GateRequest } from "./gate.js";
 
 /** Folder names inside the task's folder whose files make later commands run code (git hooks and

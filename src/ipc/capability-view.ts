@@ -3,11 +3,11 @@
 // status; items the last sync could not install appear too, and a user's item that blocked a sync is
 // shown as a conflict. Secrets in MCP definitions are masked before anything leaves this module.
 import type { CapabilityManifest, LastSyncRecord, ReportPlugin } from "../core/capabilities/index.js";
-import { inspectRuntimePath } from "../core/capabilities/links.js";
-import { manifestPath } from "../core/capabilities/manifest.js";
+import { inspectRuntimePath } from "../core/capabilities/io/links.js";
+import { manifestPath } from "../core/capabilities/io/manifest.js";
 import { normaliseClaudeServer } from "../core/runtime/claude-mcp-config.js";
 import { codexMcpOverrides } from "../core/runtime/codex-overrides.js";
-import type { InstalledPlugin } from "../core/skills/plugin-registry.js";
+import type { InstalledPlugin } from "../core/skills/io/plugin-registry.js";
 import type { Catalogue, SkillEntry } from "../core/skills/index.js";
 import type {
   CapabilitySource,

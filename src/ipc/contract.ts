@@ -2,14 +2,17 @@
 // every channel once, with a zod schema for its request and its response, and every event main pushes
 // to the renderer with its payload schema. Main validates both ways (src/ipc/router.ts); the renderer
 // imports only the types from here (type-only imports: zod never reaches the renderer bundle).
-// Keep this file self-contained (zod only): the renderer's tsconfig type-checks it without Node types.
+// Keep this file self-contained (zod, and plain-data tables such as the presets): the renderer's
+// tsconfig type-checks it without Node types.
 import { z } from "zod";
+import { PRESET_NAMES } from "../core/approvals/presets.js";
 
 // ---- shared vocabulary ----------------------------------------------------------------------------
 
 export const SecuritySchema = z.enum(["deny", "allowlist", "full"]);
 export const AskSchema = z.enum(["off", "on-miss", "always"]);
-export const PresetNameSchema = z.enum(["locked", "ask", "trust"]);
+/** The names come from the preset table (src/core/approvals/presets.ts: plain data, no imports). */
+export const PresetNameSchema = z.enum(PRESET_NAMES);
 export type Security = z.infer<typeof SecuritySchema>;
 export type Ask = z.infer<typeof AskSchema>;
 export type PresetName = z.infer<typeof PresetNameSchema>;
@@ -552,6 +555,10 @@ export const SettingsStateSchema = z.object({
   /** Whether this host can change launch at login (the browser test host cannot). */
   launchAtLoginSupported: z.boolean(),
   preset: PresetNameSchema.nullable(),
+  /** Every preset with the words the settings screen shows (from the preset table). */
+  presets: z.array(
+    z.object({ id: PresetNameSchema, label: z.string(), description: z.string(), recommended: z.boolean() }),
+  ),
   logsDir: z.string(),
   approvalsPath: z.string(),
   socketPath: z.string(),

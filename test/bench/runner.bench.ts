@@ -12,14 +12,15 @@ import { ApprovalsStore } from "../../src/core/approvals/index.js";
 import { CapabilitySync } from "../../src/core/capabilities/index.js";
 import { createLogger } from "../../src/core/log.js";
 import { resolvePaths } from "../../src/core/paths.js";
-import { WorkdirService } from "../../src/core/workdir/service.js";
+import { WorkdirService } from "../../src/core/workdir/io/service.js";
 import { createBackendCommands } from "../../src/device/backend-command.js";
 import { DeviceService } from "../../src/device/device-service.js";
 import { AuditLog } from "../../src/executor/audit-log.js";
 import { gateAndRun } from "../../src/executor/gate.js";
 import { secretStoreFor } from "../../src/secrets/secret-store.js";
-import { TestBackend } from "../backend/server.js";
+import { TestBackend } from "../../src/demo-backend/server.js";
 import { round, type Benchmark, type BenchResult } from "./harness.js";
+import { httpPackageDownloader } from "../../src/device/package-download.js";
 
 const CHILD_FLAG = "GATEHOUSE_BENCH_CHILD";
 const IDLE_SECONDS = 30;
@@ -35,6 +36,7 @@ async function runChild(): Promise<void> {
   const workdir = new WorkdirService({ paths, env, logger });
   await workdir.init();
   const capabilities = new CapabilitySync({
+    download: httpPackageDownloader(),
     paths,
     backendUrl: () => env.WEGENT_BACKEND_URL ?? null,
     deviceToken: async () => env.WEGENT_AUTH_TOKEN ?? null,

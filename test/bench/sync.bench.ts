@@ -8,9 +8,10 @@ import yauzl from "yauzl";
 import { CapabilitySync } from "../../src/core/capabilities/index.js";
 import { silentLogger } from "../../src/core/log.js";
 import { makeZip, pluginZip, skillMd, type ZipFileSpec } from "../support/archives.js";
-import { startPackageServer, type PackageServer } from "../support/package-server.js";
+import { startPackageServer, type PackageServer } from "../../src/demo-backend/package-server.js";
 import { makeTempHome, type TempHome } from "../support/temp-home.js";
 import { round, type Benchmark, type BenchResult } from "./harness.js";
+import { httpPackageDownloader } from "../../src/device/package-download.js";
 
 const SKILLS = 200;
 const FILES_PER_SKILL = 50;
@@ -68,6 +69,7 @@ async function makeFixture(): Promise<Fixture> {
 
 function newSync(home: TempHome, server: PackageServer): CapabilitySync {
   return new CapabilitySync({
+    download: httpPackageDownloader(),
     paths: home.paths,
     backendUrl: () => server.backendUrl,
     deviceToken: async () => server.token,

@@ -4,7 +4,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startTestBackend } from "../backend/server.js";
+import { startTestBackend } from "../../src/demo-backend/server.js";
 import { browserUnavailable } from "../support/e2e-browser.js";
 import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";

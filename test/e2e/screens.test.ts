@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestOnce } from "../../src/approval-server/client.js";
-import { startTestBackend, type TestBackend } from "../backend/server.js";
+import { startTestBackend, type TestBackend } from "../../src/demo-backend/server.js";
 import { startE2eApp, type E2eApp } from "../support/e2e-app.js";
 import {
   accessibilityProblems,

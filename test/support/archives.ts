@@ -3,44 +3,9 @@
 // paths, `..`, symlink modes, the encrypted flag, lying size headers) that yazl rightly refuses.
 import { deflateRawSync, crc32, gzipSync } from "node:zlib";
 import { Header } from "tar";
-import yazl from "yazl";
 
-export interface ZipFileSpec {
-  name: string;
-  data?: string | Buffer;
-  /** Unix mode bits (e.g. 0o755). */
-  mode?: number;
-  /** A directory entry (`name` should end with `/`). */
-  dir?: boolean;
-}
-
-const MTIME = new Date("2024-01-01T00:00:00Z");
-
-/** A ZIP built by yazl, the way a well-behaved backend would build it. */
-export function makeZip(files: ZipFileSpec[], options: { compress?: boolean } = {}): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const file of files) {
-    if (file.dir) zip.addEmptyDirectory(file.name, { mtime: MTIME });
-    else {
-      zip.addBuffer(Buffer.from(file.data ?? ""), file.name, {
-        mtime: MTIME,
-        mode: 0o100000 | (file.mode ?? 0o644),
-        compress: options.compress ?? true,
-      });
-    }
-  }
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on("data", (c: Buffer) => chunks.push(c));
-    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on("error", reject);
-  });
-}
-
-export function skillMd(name: string, description = `The ${name} skill`): string {
-  return `---\nname: ${name}\ndescription: "${description}"\n---\n\n# ${name}\n\nDo the thing.\n`;
-}
+export { makeZip, skillMd, type ZipFileSpec } from "../../src/demo-backend/zip.js";
+import { makeZip, MTIME, skillMd, type ZipFileSpec } from "../../src/demo-backend/zip.js";
 
 /** A skill package: `SKILL.md` plus `extra` files, optionally under a top folder. */
 export function skillZip(

@@ -11,7 +11,7 @@ import type { Screen } from "../../src/ipc/contract.js";
 import { keytarKeychain } from "../../src/secrets/keychain.js";
 import { AUTH_TOKEN_ACCOUNT, createSecretStore } from "../../src/secrets/secret-store.js";
 import { createServices, type Services } from "../../src/services.js";
-import type { TestBackend } from "../backend/server.js";
+import type { TestBackend } from "../../src/demo-backend/server.js";
 import { makeTempHome, type TempHome } from "./temp-home.js";
 
 /** A fake of the desktop (file manager, clipboard, folder picker): records each request. */

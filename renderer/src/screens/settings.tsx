@@ -1,19 +1,8 @@
 // Settings (ui.md "Status and activity"): backend URL and token (the token goes to the keychain and is
 // never shown back), launch at login, the policy preset, socket token rotation, the logs folder.
 import { useState } from "react";
-import type { PresetName } from "../../../src/ipc/contract.js";
 import { call, useRemote } from "../bridge.js";
 import { CopyText, Loading, Message, Section } from "../components/common.js";
-
-const PRESETS: Array<{ id: PresetName; label: string; help: string }> = [
-  { id: "locked", label: "Locked", help: "Nothing runs. Commands are denied without asking." },
-  {
-    id: "ask",
-    label: "Ask me (recommended)",
-    help: "Commands on the allowlist run; anything else waits for you. If you do not answer, it is denied.",
-  },
-  { id: "trust", label: "Trust this machine", help: "Every command runs without asking." },
-];
 
 type Note = { tone: "ok" | "error"; text: string } | null;
 
@@ -145,7 +134,7 @@ export function SettingsScreen() {
       <Section title="Policy preset">
         <fieldset className="radio-group">
           <legend className="visually-hidden">Policy preset for every agent without its own settings</legend>
-          {PRESETS.map((p) => (
+          {s.presets.map((p) => (
             <label key={p.id} className="radio">
               <input
                 type="radio"
@@ -157,8 +146,11 @@ export function SettingsScreen() {
                 }
               />
               <span>
-                <strong>{p.label}</strong>
-                <span className="muted block">{p.help}</span>
+                <strong>
+                  {p.label}
+                  {p.recommended ? " (recommended)" : ""}
+                </strong>
+                <span className="muted block">{p.description}</span>
               </span>
             </label>
           ))}

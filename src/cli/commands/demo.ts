@@ -1,7 +1,8 @@
-// `gatehouse demo [--json]`: the whole device flow in a throw-away home against the embedded test
-// backend (dist/test/backend, a development build): connect and register, take the backend's replace
-// sync, run a backend command through the exec policy, see a command the allowlist does not cover
-// stopped at the gate, and show the report the backend stored. Nothing outside the temp home is
+// `gatehouse demo [--json]`: the whole device flow in a throw-away home against the embedded demo
+// backend (src/demo-backend; it needs socket.io and yazl, development dependencies, so it is loaded on
+// demand and a packaged app says it is not part of the build): connect and register, take the
+// backend's replace sync, run a backend command through the exec policy, see a command the allowlist
+// does not cover stopped at the gate, and show the report the backend stored. Nothing outside the temp home is
 // touched (no keychain, no ~/.claude); it is removed at the end. The app is built by the same
 // composition root as `gatehouse serve` and the tray app (services.ts), with an in-memory secret store.
 import fs from "node:fs/promises";
@@ -15,7 +16,7 @@ import { createDemoSecretStore } from "../../secrets/demo-secret-store.js";
 import { createServices, type Services } from "../../services.js";
 import { parseJsonFlag } from "../args.js";
 import { printJson, printLine, type CommandSpec } from "../context.js";
-import type * as TestBackendModule from "../../../test/backend/server.js";
+import type * as TestBackendModule from "../../demo-backend/server.js";
 
 interface Step {
   name: string;
@@ -50,10 +51,10 @@ export const command: CommandSpec = {
 
     let backendModule: typeof TestBackendModule;
     try {
-      backendModule = await import("../../../test/backend/server.js");
+      backendModule = await import("../../demo-backend/server.js");
     } catch (error) {
       ctx.stderr.write(
-        `gatehouse demo: the embedded test backend is not part of this build (${(error as Error).message}); ` +
+        `gatehouse demo: the embedded demo backend is not part of this build (${(error as Error).message}); ` +
           "run it from a development checkout after `npm run build`.\n",
       );
       return 1;

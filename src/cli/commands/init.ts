@@ -1,6 +1,12 @@
 // `gatehouse init`: creates the approvals file (fresh socket token, nothing runs until a mode is chosen)
 // or applies a preset to an existing one, keeping its agents, entries and token.
-import { PRESETS, type PresetName } from "../../core/approvals/index.js";
+import {
+  PRESET_NAMES,
+  PRESETS,
+  presetChoices,
+  type Preset,
+  type PresetName,
+} from "../../core/approvals/index.js";
 import { resolveSettings } from "../../core/policy/index.js";
 import { approvalsStoreAt, parseCommandArgs } from "../args.js";
 import {
@@ -13,7 +19,7 @@ import {
   type CommandSpec,
 } from "../context.js";
 
-const USAGE = "gatehouse init [--preset locked|ask|trust] [--json]";
+const USAGE = `gatehouse init [--preset ${PRESET_NAMES.join("|")}] [--json]`;
 
 /** Exit status when the approvals file exists but is invalid (same as `policy explain`). */
 export { EXIT_APPROVALS_INVALID };
@@ -31,7 +37,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const options = parse(args);
   const preset = options.preset;
   if (preset !== undefined && !(preset in PRESETS)) {
-    throw new UsageError(`unknown preset "${preset}"; choose locked, ask or trust`);
+    throw new UsageError(`unknown preset "${preset}"; choose ${presetChoices()}`);
   }
   const store = approvalsStoreAt(ctx.paths);
   const before = await store.load();
@@ -65,11 +71,14 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     `Settings: security=${settings.security}, ask=${settings.ask}, askFallback=${settings.askFallback}`,
   );
   if (preset === undefined && settings.sources.security === "built-in") {
-    printLine(
-      ctx,
-      "No mode chosen yet, so nothing runs. Pick one: gatehouse init --preset ask (recommended),",
-    );
-    printLine(ctx, "--preset trust (run anything) or --preset locked (run nothing).");
+    printLine(ctx, "No mode chosen yet, so nothing runs. Pick one:");
+    for (const name of PRESET_NAMES) {
+      const p: Preset = PRESETS[name];
+      printLine(
+        ctx,
+        `  gatehouse init --preset ${name}  ${p.label}${p.recommended ? " (recommended)" : ""}: ${p.description}`,
+      );
+    }
   }
   return 0;
 }

@@ -112,6 +112,7 @@ async function runSpec(args: string[], ctx: CliContext): Promise<number> {
     gatehouseCommand: defaultGatehouseCommand(),
     resumeId: values.resume ?? null,
     promptTimeoutMs: timeoutSeconds * 1000,
+    readTextFile: (file) => fs.readFile(file, "utf8"),
   });
   if (!result.ok) {
     if (values.json) printJson(ctx, { ok: false, code: result.code, error: result.error });

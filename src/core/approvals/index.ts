@@ -1,6 +1,6 @@
 // The approvals file: schema, store, entry validation and the effective allowlist of an agent.
 export * from "./schema.js";
-export * from "./store.js";
+export * from "./io/store.js";
 export * from "./validate-entry.js";
 export * from "./effective-allowlist.js";
 export * from "./entry-pattern.js";

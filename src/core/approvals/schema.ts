@@ -61,9 +61,12 @@ export const BUILT_IN_SETTINGS = {
   askFallback: "deny",
 } as const satisfies Required<Pick<PolicySettings, "security" | "ask" | "askFallback">>;
 
-export const PRESETS = {
-  locked: { security: "deny", ask: "off", askFallback: "deny" },
-  ask: { security: "allowlist", ask: "on-miss", askFallback: "deny" },
-  trust: { security: "full", ask: "off", askFallback: "deny" },
-} as const satisfies Record<string, Required<Pick<PolicySettings, "security" | "ask" | "askFallback">>>;
-export type PresetName = keyof typeof PRESETS;
+export {
+  PRESETS,
+  PRESET_NAMES,
+  presetChoices,
+  presetList,
+  presetMatching,
+  type Preset,
+  type PresetName,
+} from "./presets.js";

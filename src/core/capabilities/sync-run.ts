@@ -1,8 +1,8 @@
 // Per-sync state (device-protocol.md §7.9, §7.10): item results in payload order, removal errors, the
 // pending Claude registry patch and who asked for each key in it, and the progress counter.
-import { ClaudeRegistryPatch } from "./claude-registry.js";
+import { ClaudeRegistryPatch } from "./io/claude-registry.js";
 import type { CapabilityKind, SyncErrorEntry, SyncItemResult, SyncItemsAck } from "./last-sync.js";
-import type { ManifestPlugin } from "./manifest.js";
+import type { ManifestPlugin } from "./io/manifest.js";
 import type { SyncPayload } from "./payload.js";
 
 export function fail(result: SyncItemResult, error: string): void {

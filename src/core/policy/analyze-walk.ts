@@ -5,7 +5,7 @@
 import path from "node:path";
 import { commandBaseName, inlineCodeOf, SHELL_ONLY_BUILTINS, type Arg } from "./command-rules.js";
 import { subsOf, type Command, type Redirect, type Script, type Word, type WordPart } from "./shell-ast.js";
-import type { ScriptCache } from "./shell-script.js";
+import type { ScriptCache } from "./io/shell-script.js";
 import { readTool, toolRole } from "./tool-table.js";
 import type { Dialect, ToolReading } from "./tool-readings.js";
 import type { CommandInput, Flag, FlagKind } from "./types.js";

@@ -4,8 +4,8 @@
 // says becomes a flag. Executables are resolved here too, so an Analysis says exactly what would run.
 import path from "node:path";
 import { collectAnalysis, type Collected, type RawSegment } from "./analyze-walk.js";
-import { ExecutableResolver } from "./resolve-executable.js";
-import { ScriptCache } from "./shell-script.js";
+import { ExecutableResolver } from "./io/resolve-executable.js";
+import { ScriptCache } from "./io/shell-script.js";
 import type { Dialect } from "./tool-readings.js";
 import type { Analysis, CommandInput, Segment } from "./types.js";
 

@@ -12,8 +12,8 @@ import { commandBaseName } from "./command-rules.js";
 import { decide } from "./decide.js";
 import { proposeEntries } from "./proposals.js";
 import { resolveSettings } from "./resolve-settings.js";
-import { ExecutableResolver } from "./resolve-executable.js";
-import type { ScriptCache } from "./shell-script.js";
+import { ExecutableResolver } from "./io/resolve-executable.js";
+import type { ScriptCache } from "./io/shell-script.js";
 import type { Ask, CommandInput, Explanation, Flag, Security } from "./types.js";
 
 export interface PolicyContext {

@@ -12,8 +12,8 @@ export {
   resolveExecutable,
   type Resolution,
   type ResolveOptions,
-} from "./resolve-executable.js";
-export { ScriptCache, parseScriptChecked, type ParsedScript } from "./shell-script.js";
+} from "./io/resolve-executable.js";
+export { ScriptCache, parseScriptChecked, type ParsedScript } from "./io/shell-script.js";
 export { MAX_SHELL_DEPTH } from "./analyze-walk.js";
 export { effectiveAllowlist, type EffectiveEntry } from "../approvals/effective-allowlist.js";
 /** Variables whose value changes what a command runs (flagged when a command sets them). */

@@ -1,7 +1,6 @@
 // Launch specs for agent runtimes: from a `task:execute` payload, the capability manifest, the
 // resolved workdir, settings and paths to the command, argv, env, cwd, stdin and files of one turn.
 // Nothing here spawns or writes: the executor writes `spec.files` (0600, folders 0700) and spawns.
-import fs from "node:fs/promises";
 import type { AppPaths } from "../paths.js";
 import type { SettingsFile } from "../settings.js";
 import { buildClaudeSpec } from "./claude-spec.js";
@@ -40,8 +39,8 @@ export interface LaunchInput {
   skillInstructions?: string | null;
   /** Environment overlay for the agent process (skills.md §10); the spec's own variables win. */
   envOverlay?: Readonly<Record<string, string>>;
-  /** Reads `XH/config.toml` for Codex (default: the file system); a rejection counts as no file. */
-  readTextFile?: (file: string) => Promise<string>;
+  /** Reads `XH/config.toml` for Codex (the caller's file system); a rejection counts as no file. */
+  readTextFile: (file: string) => Promise<string>;
 }
 
 export type LaunchSuccess = Extract<LaunchResult, { ok: true }>;
@@ -97,8 +96,7 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
     });
     return { ok: true, runtime, spec: withOverlay(spec, input.envOverlay), notices, task, secrets };
   }
-  const read = input.readTextFile ?? ((file: string) => fs.readFile(file, "utf8"));
-  const userConfigText = await read(codexConfigFile(input.paths)).catch(() => null);
+  const userConfigText = await input.readTextFile(codexConfigFile(input.paths)).catch(() => null);
   const codex = buildCodexSpec({
     ...common,
     userConfigText,

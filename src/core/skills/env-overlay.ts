@@ -1,7 +1,7 @@
 // The environment agent runs get from skill settings (skills.md §10 "Environment"): an overlay the
 // executor adds to a copy of the base environment, and `withSkillEnv` for in-process runners.
 import type { Logger } from "../log.js";
-import type { EnvMaterial } from "./build.js";
+import type { EnvMaterial } from "./io/build.js";
 
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value !== "";

@@ -4,7 +4,7 @@ export {
   rescanRequestFile,
   type BuildOptions,
   type SkillCatalogueOptions,
-} from "./catalogue.js";
+} from "./io/catalogue.js";
 export type {
   Catalogue,
   IndexCost,
@@ -44,6 +44,6 @@ export {
   type SkillEntrySettings,
   type SkillsSettings,
 } from "./settings-schema.js";
-export { readPluginRegistry, pluginSkillFolders, type InstalledPlugin } from "./plugin-registry.js";
-export { readCapabilityManifest } from "./capability-manifest-reader.js";
+export { readPluginRegistry, pluginSkillFolders, type InstalledPlugin } from "./io/plugin-registry.js";
+export { readCapabilityManifest } from "./io/capability-manifest-reader.js";
 export { parseSkillRuntime, runtimeIndexEntries, type SkillRuntime } from "./runtime-subset.js";

@@ -2,8 +2,8 @@
 // then field checks and gating metadata. Every problem is a value in `errors` / `warnings`.
 import path from "node:path";
 import { checkFields, type SkillFields } from "./fields.js";
-import type { FileKind } from "./discovery.js";
-import { readTextFileLimited, statFile } from "./fs-calls.js";
+import type { FileKind } from "./io/discovery.js";
+import { readTextFileLimited, statFile } from "./io/fs-calls.js";
 import { emptyGating, readGating, type Gating } from "./gating.js";
 import { parseSkillManifest, parseSkillMarkdown } from "./skill-file.js";
 

@@ -1,6 +1,6 @@
 // Public surface of the workdir resolver (workdir.md). Most callers need only WorkdirService.
 export * from "./types.js";
-export { WorkdirService, effectiveRequest } from "./service.js";
+export { WorkdirService, effectiveRequest } from "./io/service.js";
 export type {
   WorkdirServiceOptions,
   WorkdirChange,
@@ -9,11 +9,11 @@ export type {
   RootChangeResult,
   RepoBindingResult,
   RepoProposal,
-} from "./service.js";
-export { checkPath, recheckBeforeSpawn, resolveWorkdir, validTaskId } from "./resolver.js";
-export type { CheckPathResult, RecheckResult, ResolverContext, WorkdirRequest } from "./resolver.js";
-export type { RootInfo, RootSource, RootStatus } from "./roots.js";
-export type { TaskBinding, RepoBinding, WorkdirBindingsFile } from "./bindings.js";
-export { WorkdirBindingsFileSchema } from "./bindings.js";
-export { repoKeyFromUrl, redactGitUrl } from "./repo-key.js";
+} from "./io/service.js";
+export { checkPath, recheckBeforeSpawn, resolveWorkdir, validTaskId } from "./io/resolver.js";
+export type { CheckPathResult, RecheckResult, ResolverContext, WorkdirRequest } from "./io/resolver.js";
+export type { RootInfo, RootSource, RootStatus } from "./io/roots.js";
+export type { TaskBinding, RepoBinding, WorkdirBindingsFile } from "./io/bindings.js";
+export { WorkdirBindingsFileSchema } from "./io/bindings.js";
+export { repoKeyFromUrl, redactGitUrl } from "./io/repo-key.js";
 export { fatalMessage } from "./messages.js";

@@ -268,6 +268,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       resumeId: resume,
       skillInstructions,
       ...(envOverlay ? { envOverlay } : {}),
+      readTextFile: (file) => fs.readFile(file, "utf8"),
     });
   const launch = await build(resolution.cwd, resumeId);
   if (!launch.ok) {

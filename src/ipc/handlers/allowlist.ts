@@ -7,7 +7,7 @@ import {
   AllowlistEntryError,
   BUILT_IN_SETTINGS,
   DEFAULTS_AGENT_ID,
-  PRESETS,
+  presetMatching,
   entryLiveness,
   patternKind,
   validateEntry,
@@ -47,16 +47,7 @@ function ownSettings(settings: PolicySettings | undefined): AgentView["own"] {
 
 /** The preset `defaults` is set to, if it equals one. */
 export function presetOf(defaults: PolicySettings | undefined): PresetName | null {
-  for (const [name, preset] of Object.entries(PRESETS) as [PresetName, (typeof PRESETS)[PresetName]][]) {
-    if (
-      defaults?.security === preset.security &&
-      defaults.ask === preset.ask &&
-      defaults.askFallback === preset.askFallback
-    ) {
-      return name;
-    }
-  }
-  return null;
+  return presetMatching(defaults);
 }
 
 function refusalOf(error: unknown): { field: string; reason: string } {

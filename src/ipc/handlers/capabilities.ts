@@ -3,9 +3,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { buildCapabilityReport, loadManifest, readLastSync } from "../../core/capabilities/index.js";
-import { emptyManifest } from "../../core/capabilities/manifest.js";
+import { emptyManifest } from "../../core/capabilities/io/manifest.js";
 import { expandHome } from "../../core/paths.js";
-import { readPluginRegistry } from "../../core/skills/plugin-registry.js";
+import { readPluginRegistry } from "../../core/skills/io/plugin-registry.js";
 import type { Catalogue } from "../../core/skills/index.js";
 import { mcpRows, pluginRows, skillRows, type ViewInputs } from "../capability-view.js";
 import type { HandlerContext, Handlers } from "./types.js";

@@ -8,6 +8,7 @@ import { emptySettings, SettingsFileSchema } from "../../core/settings.js";
 import { readJsonFile, updateJsonFile } from "../../core/store/index.js";
 import { checkBackendUrl } from "../../device/backend-url.js";
 import { DeviceConfigFileSchema, saveBackendUrl } from "../../device/config.js";
+import { presetList } from "../../core/approvals/index.js";
 import { presetOf } from "./allowlist.js";
 import type { HandlerContext, Handlers } from "./types.js";
 
@@ -52,6 +53,7 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsCh
         launchAtLogin: settings.status === "ok" ? settings.value.launchAtLogin === true : false,
         launchAtLoginSupported: ctx.host.setLaunchAtLogin !== null,
         preset: approvals.status === "ok" ? presetOf(approvals.file.defaults) : null,
+        presets: presetList(),
         logsDir: s.paths.logsDir,
         approvalsPath: s.paths.approvals,
         socketPath: s.socket.address(),

@@ -5,10 +5,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadManifest } from "../../../src/core/capabilities/manifest.js";
+import { loadManifest } from "../../../src/core/capabilities/io/manifest.js";
 import { pluginZip, skillZip } from "../../support/archives.js";
 import { REPO_ROOT } from "../../support/cli.js";
-import { startPackageServer, type PackageServer } from "../../support/package-server.js";
+import { startPackageServer, type PackageServer } from "../../../src/demo-backend/package-server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { publishPlugin, publishSkill, snapshotTree } from "./sync-fixture.js";
 

@@ -14,9 +14,10 @@ import {
 import { silentLogger } from "../../../src/core/log.js";
 import { pluginZip, skillZip } from "../../support/archives.js";
 import { REPO_ROOT } from "../../support/cli.js";
-import { startPackageServer, type PackageServer } from "../../support/package-server.js";
+import { startPackageServer, type PackageServer } from "../../../src/demo-backend/package-server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { exists, publishPlugin, publishSkill, readJson } from "./sync-fixture.js";
+import { httpPackageDownloader } from "../../../src/device/package-download.js";
 
 const CHILD = path.join(REPO_ROOT, "test/fixtures/capabilities/sync-child.mjs");
 
@@ -131,6 +132,7 @@ describe("a replace killed half-way, then a restart", () => {
 
         // The restart: start-up runs before the device connects, so before the first heartbeat.
         const sync = new CapabilitySync({
+          download: httpPackageDownloader(),
           paths: t.paths,
           backendUrl: () => server.backendUrl,
           deviceToken: async () => server.token,

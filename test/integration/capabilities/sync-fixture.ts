@@ -5,9 +5,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { createLogger } from "../../../src/core/log.js";
 import { CapabilitySync, type SyncLimits, type SyncProgress } from "../../../src/core/capabilities/index.js";
-import type { LinkOptions } from "../../../src/core/capabilities/links.js";
-import { startPackageServer, type PackageServer } from "../../support/package-server.js";
+import type { LinkOptions } from "../../../src/core/capabilities/io/links.js";
+import { startPackageServer, type PackageServer } from "../../../src/demo-backend/package-server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+import { httpPackageDownloader } from "../../../src/device/package-download.js";
 
 export interface SyncHarness {
   home: TempHome;
@@ -25,6 +26,7 @@ export async function makeSyncHarness(
   const server = await startPackageServer({ prefix: options.prefix });
   const logs: string[] = [];
   const sync = new CapabilitySync({
+    download: httpPackageDownloader(),
     paths: home.paths,
     backendUrl: () => server.backendUrl,
     deviceToken: async () => server.token,

@@ -4,7 +4,7 @@ import { io as ioClient, type Socket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_FRAME_BUDGET } from "../../../src/device/frame-budget.js";
 import { readStatusFile } from "../../../src/device/status-file.js";
-import { startTestBackend } from "../../backend/server.js";
+import { startTestBackend } from "../../../src/demo-backend/server.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHarness, type Harness } from "./harness.js";
 

@@ -7,7 +7,7 @@ import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import type { ApprovalsFile } from "../../../src/core/approvals/schema.js";
 import type { PromptFn } from "../../../src/core/policy/types.js";
 import { createLogger, type Logger } from "../../../src/core/log.js";
-import { WorkdirService } from "../../../src/core/workdir/service.js";
+import { WorkdirService } from "../../../src/core/workdir/io/service.js";
 import { createBackendCommands } from "../../../src/device/backend-command.js";
 import type { ConnectionState, ConnectionTimings } from "../../../src/device/connection.js";
 import type { CapabilitiesPort, RunGated, TaskRegistry } from "../../../src/device/deps.js";
@@ -16,9 +16,10 @@ import { AuditLog } from "../../../src/executor/audit-log.js";
 import { gateAndRun } from "../../../src/executor/gate.js";
 import { keytarKeychain } from "../../../src/secrets/keychain.js";
 import { createSecretStore, type SecretStore } from "../../../src/secrets/secret-store.js";
-import { startTestBackend, type TestBackend } from "../../backend/server.js";
+import { startTestBackend, type TestBackend } from "../../../src/demo-backend/server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
+import { httpPackageDownloader } from "../../../src/device/package-download.js";
 
 /** Short intervals, but ack timeouts roomy enough for a loaded CI machine (tests that want a timeout set their own). */
 export const FAST_TIMINGS: ConnectionTimings = {
@@ -113,6 +114,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const secrets = options.secrets ?? noKeychainSecrets(t, logger);
   const capabilities = new CapabilitySync({
+    download: httpPackageDownloader(),
     paths: t.paths,
     backendUrl: () => backend.url,
     deviceToken: async () => token,

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { LEGACY_MCP_IDS_DETAIL } from "../../backend/rest.js";
+import { LEGACY_MCP_IDS_DETAIL } from "../../../src/demo-backend/rest.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHarness, type Harness } from "./harness.js";
 
@@ -15,7 +15,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** The issue's verification commands, exactly as written in test/backend/README.md. */
+/** The issue's verification commands, exactly as written in src/demo-backend/README.md. */
 const CURL_LEGACY = `curl -s -X POST "$BACKEND/api/local-executor/devices/$DEVICE_ID/capabilities/sync" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"mcp_ids":[1],"mode":"merge"}'`;
 const CURL_INSTALLED = `curl -s -X POST "$BACKEND/api/local-executor/devices/$DEVICE_ID/capabilities/sync" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"installed_skill_ids":[1336],"installed_plugin_ids":[],"installed_mcp_ids":[],"mode":"merge"}'`;
 

@@ -128,6 +128,7 @@ async function claudeSpec(
     paths: home.paths,
     settings: { version: 1, agents: { claudePath: CLAUDE } },
     gatehouseCommand: [process.execPath, path.join(REPO_ROOT, "bin", "gatehouse.js")],
+    readTextFile: (file) => fs.readFile(file, "utf8"),
     promptTimeoutMs: 120_000,
     ...extra,
   });

@@ -42,6 +42,7 @@ async function overridesFor(manifest: unknown, payloadExtra: Record<string, unkn
     settings: { version: 1 },
     gatehouseCommand: ["node", "gatehouse.js"],
     promptTimeoutMs: 120_000,
+    readTextFile: (file) => fs.readFile(file, "utf8"),
   });
   if (!result.ok) throw new Error(result.error);
   const args = result.spec.args;

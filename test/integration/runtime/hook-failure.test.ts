@@ -33,6 +33,7 @@ async function setUp(runtime: "Codex" | "ClaudeCode"): Promise<{ home: TempHome;
     settings: { version: 1 },
     gatehouseCommand: [process.execPath, path.join(home.home, "missing", "gatehouse.js")],
     promptTimeoutMs: 5_000,
+    readTextFile: (file) => fs.readFile(file, "utf8"),
   });
   if (!result.ok) throw new Error(result.error);
   for (const file of result.spec.files) {

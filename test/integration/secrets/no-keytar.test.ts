@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { napiKeyringKeychain } from "../../../src/secrets/keychain.js";
 import { AUTH_TOKEN_ACCOUNT } from "../../../src/secrets/secret-store.js";
-import { startTestBackend, type TestBackend } from "../../backend/server.js";
+import { startTestBackend, type TestBackend } from "../../../src/demo-backend/server.js";
 import { REPO_ROOT, runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/core/log.js";
 import { createServices, type Services } from "../../../src/services.js";
-import { startTestBackend, type TestBackend } from "../../backend/server.js";
+import { startTestBackend, type TestBackend } from "../../../src/demo-backend/server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 import { FAST_TIMINGS, noKeychainSecrets } from "../device/harness.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { createLogger, type Logger } from "../../../src/core/log.js";
 import { createServices, type Services } from "../../../src/services.js";
-import { startTestBackend, type CapturedEvent, type TestBackend } from "../../backend/server.js";
+import { startTestBackend, type CapturedEvent, type TestBackend } from "../../../src/demo-backend/server.js";
 import { GATEHOUSE_BIN, REPO_ROOT } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";

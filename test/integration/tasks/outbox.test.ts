@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { readStatusFile } from "../../../src/device/status-file.js";
 import { outboxDir } from "../../../src/device/terminal-outbox.js";
-import { startTestBackend, type TestBackend } from "../../backend/server.js";
+import { startTestBackend, type TestBackend } from "../../../src/demo-backend/server.js";
 import {
   startScriptedAnthropic,
   toolThenText,

@@ -9,7 +9,7 @@ import fs from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastSyncFile } from "../../../src/core/capabilities/index.js";
 import { statusFilePath } from "../../../src/device/status-file.js";
-import { startTestBackend, type TestBackend } from "../../backend/server.js";
+import { startTestBackend, type TestBackend } from "../../../src/demo-backend/server.js";
 import { runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";

@@ -6,7 +6,7 @@ import {
   extractPackage,
   sniffPackageFormat,
   type ArchiveLimits,
-} from "../../../src/core/capabilities/archive.js";
+} from "../../../src/core/capabilities/io/archive.js";
 import { makeTar, makeZip, pluginZip, rawZip, skillMd, type RawZipEntry } from "../../support/archives.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { snapshotTree } from "../../integration/capabilities/sync-fixture.js";

@@ -7,7 +7,7 @@ import {
   loadClaudeFiles,
   writeClaudeFiles,
   type ClaudeFilePaths,
-} from "../../../src/core/capabilities/claude-registry.js";
+} from "../../../src/core/capabilities/io/claude-registry.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 let t: TempHome;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, compareCodePoints } from "../../../src/core/capabilities/canonical-json.js";
-import { capabilityDigest, emptyReport, parseFrontMatter } from "../../../src/core/capabilities/report.js";
+import { capabilityDigest, emptyReport, parseFrontMatter } from "../../../src/core/capabilities/io/report.js";
 
 describe("capability digest (device-protocol.md §5)", () => {
   it("D1: a fresh device with nothing synced has the empty digest", () => {

@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   checksumError,
   defaultSkillDownloadPath,
-  downloadPackage,
   resolvePackageUrl,
   sameOrigin,
   sha256Checksum,
 } from "../../../src/core/capabilities/download.js";
-import { startPackageServer, type PackageServer } from "../../support/package-server.js";
+import { downloadPackage } from "../../../src/device/package-download.js";
+import { startPackageServer, type PackageServer } from "../../../src/demo-backend/package-server.js";
 
 const url = (text: string, base: string | null) => {
   const r = resolvePackageUrl(text, base);

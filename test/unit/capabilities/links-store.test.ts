@@ -6,8 +6,8 @@ import {
   placeLink,
   removeOwnedPath,
   type LinkOptions,
-} from "../../../src/core/capabilities/links.js";
-import { CapabilityStore, renameWithRetry } from "../../../src/core/capabilities/store.js";
+} from "../../../src/core/capabilities/io/links.js";
+import { CapabilityStore, renameWithRetry } from "../../../src/core/capabilities/io/store.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 let t: TempHome;

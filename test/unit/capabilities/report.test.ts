@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildCapabilityReport, capabilityDigest } from "../../../src/core/capabilities/report.js";
+import { buildCapabilityReport, capabilityDigest } from "../../../src/core/capabilities/io/report.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 let t: TempHome;

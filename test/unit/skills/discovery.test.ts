@@ -1,7 +1,7 @@
 // Finding skill folders (skills.md §2): the per-root limit.
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SKILL_FOLDER_LIMIT, scanRoot } from "../../../src/core/skills/discovery.js";
+import { SKILL_FOLDER_LIMIT, scanRoot } from "../../../src/core/skills/io/discovery.js";
 import { makeSkillFixture, type SkillFixture } from "./fixture.js";
 
 let f: SkillFixture;

@@ -7,7 +7,7 @@ import {
   checkTrustedFolder,
   checkTrustedHome,
   checkTrustedSocket,
-} from "../../../src/core/trust.js";
+} from "../../../src/core/io/trust.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 let t: TempHome;

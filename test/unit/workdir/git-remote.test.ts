@@ -3,7 +3,11 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseGitConfigRemotes, parseHeadBranch, readGitInfo } from "../../../src/core/workdir/git-remote.js";
+import {
+  parseGitConfigRemotes,
+  parseHeadBranch,
+  readGitInfo,
+} from "../../../src/core/workdir/io/git-remote.js";
 
 describe("git config parsing", () => {
   it("reads every remote's url, with quotes, comments, continuations and the old section form", () => {

@@ -8,7 +8,7 @@ import {
   splitAllowedRoots,
   stripVerbatimPrefix,
 } from "../../../src/core/workdir/normalise.js";
-import { requestedTextForms, type ActiveRoot } from "../../../src/core/workdir/path-check.js";
+import { requestedTextForms, type ActiveRoot } from "../../../src/core/workdir/io/path-check.js";
 import { isWithin, rootRule } from "../../../src/core/workdir/platform-path.js";
 
 const WIN_HOME = "C:\\Users\\alice";

@@ -6,7 +6,7 @@ import {
   protectedFolderEntries,
   protectionOf,
   type ProtectedFoldersInput,
-} from "../../../src/core/workdir/protected-folders.js";
+} from "../../../src/core/workdir/io/protected-folders.js";
 
 const noRealpath = async (p: string): Promise<string> => {
   throw Object.assign(new Error(`no ${p}`), { code: "ENOENT" });

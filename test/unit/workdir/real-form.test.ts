@@ -10,9 +10,9 @@ import {
   resolveRealForm,
   type ActiveRoot,
   type PathContext,
-} from "../../../src/core/workdir/path-check.js";
+} from "../../../src/core/workdir/io/path-check.js";
 import { joinComponents, pathComponents } from "../../../src/core/workdir/platform-path.js";
-import { buildProtectedFolders } from "../../../src/core/workdir/protected-folders.js";
+import { buildProtectedFolders } from "../../../src/core/workdir/io/protected-folders.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 /** The real fs.realpath, counted. */

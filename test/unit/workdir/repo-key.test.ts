@@ -1,6 +1,6 @@
 // workdir.md §10 repository keys, acceptance case 32.
 import { describe, expect, it } from "vitest";
-import { redactGitUrl, repoKeyFromInput, repoKeyFromUrl } from "../../../src/core/workdir/repo-key.js";
+import { redactGitUrl, repoKeyFromInput, repoKeyFromUrl } from "../../../src/core/workdir/io/repo-key.js";
 
 const noRealpath = () => null;
 

@@ -6,9 +6,9 @@ import {
   upsertTaskBinding,
   type RepoBinding,
   type TaskBinding,
-} from "../../../src/core/workdir/bindings.js";
-import { defaultPolicy, requestFields, validTaskId } from "../../../src/core/workdir/resolver.js";
-import { effectiveRequest } from "../../../src/core/workdir/service.js";
+} from "../../../src/core/workdir/io/bindings.js";
+import { defaultPolicy, requestFields, validTaskId } from "../../../src/core/workdir/io/resolver.js";
+import { effectiveRequest } from "../../../src/core/workdir/io/service.js";
 
 function task(id: string, usedAt: number, device = "d1", extra: Partial<TaskBinding> = {}): TaskBinding {
   return {

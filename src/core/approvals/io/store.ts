@@ -1,0 +1,368 @@
+// The approvals file on disk (exec-policy.md "The approvals file"). Reads never write; every change is a
+// locked read-modify-write through src/core/store, so the UI and CLI never lose each other's updates.
+// An invalid file is reported and left exactly as it is.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import {
+  InvalidFileError,
+  readJsonFile,
+  updateJsonFile,
+  withFileLock,
+  writeJsonFile,
+} from "../../store/index.js";
+import { checkTrustedFile, type TrustProblem } from "../../io/trust.js";
+import { allowAlwaysProblem } from "../entry-pattern.js";
+import {
+  ApprovalsFileSchema,
+  AskFallbackSchema,
+  AskSchema,
+  PRESETS,
+  presetChoices,
+  SecuritySchema,
+  type AgentSettings,
+  type AllowlistEntry,
+  type ApprovalsFile,
+  type PolicySettings,
+  type PresetName,
+} from "../schema.js";
+import { AllowlistEntryError, validateEntry, type NewAllowlistEntry } from "../validate-entry.js";
+
+export type ApprovalsState =
+  | { status: "ok"; path: string; file: ApprovalsFile }
+  | { status: "missing"; path: string }
+  | { status: "invalid"; path: string; error: string };
+
+export interface ApprovalsStoreOptions {
+  path: string;
+  /** Written into a new file's `socket.path`. */
+  defaultSocketPath: string;
+  now?: () => number;
+}
+
+/** What `saveAllowAlways` receives: a proposed entry (policy's ProposedEntry), possibly edited by the person. */
+export interface AllowAlwaysEntry {
+  pattern: string;
+  argPattern?: string;
+  cwd?: string;
+  /** The segment it was proposed for (ignored here). */
+  segment?: number;
+}
+
+/** `setAgentSettings(…, "defaults", …)` edits `defaults` instead of an agent. */
+export const DEFAULTS_AGENT_ID = "defaults";
+
+export function newSocketToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+function newEntryId(taken: ReadonlySet<string>): string {
+  for (;;) {
+    const id = randomBytes(6).toString("base64url");
+    if (!taken.has(id)) return id;
+  }
+}
+
+function allEntryIds(file: ApprovalsFile): Set<string> {
+  const ids = new Set<string>();
+  for (const agent of Object.values(file.agents)) for (const e of agent.allowlist ?? []) ids.add(e.id);
+  return ids;
+}
+
+function invalidMessage(file: string, detail: string): string {
+  return new InvalidFileError(file, detail).message;
+}
+
+/**
+ * The approvals file (or a folder it lives in) can be written by someone else: it is treated like an
+ * invalid file — reported, never rewritten, and every decision is deny until it is fixed.
+ */
+export class UntrustedApprovalsError extends InvalidFileError {
+  constructor(file: string, problem: TrustProblem) {
+    super(file, problem.message);
+    this.message = problem.message;
+    this.name = "UntrustedApprovalsError";
+  }
+}
+
+/** Keeps only the fields a new entry may set (unknown keys from callers are not written). */
+function entryFields(entry: NewAllowlistEntry): NewAllowlistEntry {
+  const out: NewAllowlistEntry = { pattern: entry.pattern };
+  if (entry.argPattern !== undefined) out.argPattern = entry.argPattern;
+  if (entry.cwd !== undefined) out.cwd = entry.cwd;
+  if (entry.expiresAt !== undefined) out.expiresAt = entry.expiresAt;
+  if (entry.usesLeft !== undefined) out.usesLeft = entry.usesLeft;
+  if (entry.source !== undefined) out.source = entry.source;
+  return out;
+}
+
+export class ApprovalsStore {
+  readonly path: string;
+  private readonly defaultSocketPath: string;
+  private readonly now: () => number;
+  /** Last state read, keyed by the file's identity, so unchanged files give the same object (matcher caches key on it). */
+  private cached: { key: string; state: ApprovalsState } | null = null;
+
+  constructor(options: ApprovalsStoreOptions) {
+    this.path = options.path;
+    this.defaultSocketPath = options.defaultSocketPath;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Reads the file. Never writes, never creates it. */
+  async load(): Promise<ApprovalsState> {
+    const before = await this.identity();
+    if (before !== null && this.cached?.key === before) return this.cached.state;
+    const state = await this.read();
+    const after = await this.identity();
+    this.cached = after !== null && after === before ? { key: after, state } : null;
+    return state;
+  }
+
+  /** Creates the file on first use (fresh token, no defaults: built-in deny). An invalid file stays as it is. */
+  async ensure(): Promise<ApprovalsState> {
+    const current = await this.load();
+    if (current.status !== "missing") return current;
+    return withFileLock(this.path, async () => {
+      const state = await this.read();
+      if (state.status !== "missing") return state;
+      this.assertTrusted(); // the folder it would be created in
+      const file = this.freshFile();
+      await writeJsonFile(this.path, ApprovalsFileSchema, file);
+      return { status: "ok", path: this.path, file } satisfies ApprovalsState;
+    });
+  }
+
+  /**
+   * Locked read-modify-write. `mutate` may change the file in place or return a new one. A missing
+   * file is created first; an invalid one throws `InvalidFileError` and is not touched.
+   */
+  async update(mutate: (file: ApprovalsFile) => ApprovalsFile | void): Promise<ApprovalsFile> {
+    this.assertTrusted();
+    const result = await updateJsonFile(
+      this.path,
+      ApprovalsFileSchema,
+      () => this.freshFile(),
+      (current) => {
+        const draft = structuredClone(current);
+        const next = mutate(draft) ?? draft;
+        return { value: next, result: next };
+      },
+    );
+    this.cached = null;
+    return result as ApprovalsFile;
+  }
+
+  /** Sets security/ask/askFallback of `defaults` (or of one agent) to a preset. */
+  async applyPreset(name: PresetName, agentId?: string): Promise<ApprovalsFile> {
+    const preset = PRESETS[name];
+    if (!preset)
+      throw new AllowlistEntryError("agentId", `unknown preset "${String(name)}" (${presetChoices()})`);
+    return this.setAgentSettings(agentId ?? DEFAULTS_AGENT_ID, { ...preset.settings });
+  }
+
+  /**
+   * Sets settings of one agent, or of `defaults` when agentId is "defaults". A key given as
+   * `undefined` removes the field, so the agent inherits it again.
+   */
+  async setAgentSettings(agentId: string, settings: Partial<PolicySettings>): Promise<ApprovalsFile> {
+    checkAgentId(agentId);
+    const checks = { security: SecuritySchema, ask: AskSchema, askFallback: AskFallbackSchema } as const;
+    for (const key of Object.keys(checks) as (keyof typeof checks)[]) {
+      const value = settings[key];
+      if (value !== undefined && !checks[key].safeParse(value).success) {
+        throw new AllowlistEntryError("agentId", `${key} cannot be "${String(value)}"`);
+      }
+    }
+    return this.update((file) => {
+      const target: PolicySettings | AgentSettings =
+        agentId === DEFAULTS_AGENT_ID ? (file.defaults ??= {}) : (file.agents[agentId] ??= {});
+      for (const key of Object.keys(checks) as (keyof typeof checks)[]) {
+        if (!(key in settings)) continue;
+        const value = settings[key];
+        if (value === undefined) delete target[key];
+        else (target as Record<string, unknown>)[key] = value;
+      }
+    });
+  }
+
+  /** Adds an entry to `agents[agentId].allowlist`; throws `AllowlistEntryError` when it is invalid. */
+  async addEntry(agentId: string, entry: NewAllowlistEntry): Promise<AllowlistEntry> {
+    checkAgentId(agentId);
+    const checked = validateEntry(entry);
+    if (!checked.ok) throw new AllowlistEntryError(checked.field, checked.reason);
+    let added: AllowlistEntry | undefined;
+    await this.update((file) => {
+      const agent = (file.agents[agentId] ??= {});
+      added = {
+        id: newEntryId(allEntryIds(file)),
+        ...entryFields(entry),
+        source: entry.source ?? "user",
+        createdAt: this.now(),
+      };
+      (agent.allowlist ??= []).push(added);
+    });
+    return added as AllowlistEntry;
+  }
+
+  /** Changes fields of one entry; `undefined` in the patch removes an optional field. */
+  async updateEntry(agentId: string, id: string, patch: Partial<NewAllowlistEntry>): Promise<AllowlistEntry> {
+    let updated: AllowlistEntry | undefined;
+    await this.update((file) => {
+      const list = file.agents[agentId]?.allowlist ?? [];
+      const index = list.findIndex((e) => e.id === id);
+      const current = list[index];
+      if (!current) throw new AllowlistEntryError("id", `no allowlist entry ${id} for agent ${agentId}`);
+      const next: AllowlistEntry = { ...current };
+      for (const [key, value] of Object.entries(patch)) {
+        if (!["pattern", "argPattern", "cwd", "expiresAt", "usesLeft", "source"].includes(key)) continue;
+        if (value === undefined) delete (next as Record<string, unknown>)[key];
+        else (next as Record<string, unknown>)[key] = value;
+      }
+      const checked = validateEntry(next);
+      if (!checked.ok) throw new AllowlistEntryError(checked.field, checked.reason);
+      list[index] = next;
+      updated = next;
+    });
+    return updated as AllowlistEntry;
+  }
+
+  /** Removes one entry; false when it was not there (nothing is written then). */
+  async removeEntry(agentId: string, id: string): Promise<boolean> {
+    const state = await this.load();
+    if (state.status === "missing") return false;
+    let removed = false;
+    await this.update((file) => {
+      const agent = file.agents[agentId];
+      const before = agent?.allowlist?.length ?? 0;
+      if (agent?.allowlist) agent.allowlist = agent.allowlist.filter((e) => e.id !== id);
+      removed = (agent?.allowlist?.length ?? 0) < before;
+    });
+    return removed;
+  }
+
+  /**
+   * Bookkeeping after a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath, and usesLeft counted
+   * down once per entry per run. Entries removed meanwhile are skipped; a missing file stays missing.
+   */
+  async recordUse(
+    agentId: string,
+    uses: { entryId: string; command: string; resolvedPath: string | null }[],
+  ): Promise<void> {
+    if (uses.length === 0) return;
+    if ((await this.load()).status === "missing") return;
+    const at = this.now();
+    await this.update((file) => {
+      const lists = [file.agents[agentId]?.allowlist ?? [], file.agents["*"]?.allowlist ?? []];
+      const counted = new Set<string>();
+      for (const use of uses) {
+        const entry = lists.flat().find((e) => e.id === use.entryId);
+        if (!entry) continue;
+        entry.lastUsedAt = at;
+        entry.lastUsedCommand = use.command;
+        entry.lastResolvedPath = use.resolvedPath;
+        if (!counted.has(entry.id) && typeof entry.usesLeft === "number" && entry.usesLeft > 0) {
+          entry.usesLeft -= 1;
+        }
+        counted.add(entry.id);
+      }
+    });
+  }
+
+  /**
+   * Saves the entries a person confirmed with *allow always* (source "allow-always"). Refuses (throws
+   * `AllowlistEntryError`, nothing written) a shell, sudo/doas or `*` without an argPattern, and any
+   * invalid entry. An entry equal to an existing one is not added twice.
+   */
+  async saveAllowAlways(agentId: string, entries: AllowAlwaysEntry[]): Promise<AllowlistEntry[]> {
+    checkAgentId(agentId);
+    for (const entry of entries) {
+      const refused = allowAlwaysProblem(entry);
+      if (refused) throw new AllowlistEntryError("pattern", refused);
+      const checked = validateEntry(entry);
+      if (!checked.ok) throw new AllowlistEntryError(checked.field, checked.reason);
+    }
+    const saved: AllowlistEntry[] = [];
+    await this.update((file) => {
+      const list = ((file.agents[agentId] ??= {}).allowlist ??= []);
+      const taken = allEntryIds(file);
+      for (const entry of entries) {
+        const same = list.find(
+          (e) =>
+            e.pattern === entry.pattern &&
+            (e.argPattern ?? "") === (entry.argPattern ?? "") &&
+            (e.cwd ?? "") === (entry.cwd ?? "") &&
+            !e.expiresAt &&
+            (e.usesLeft === undefined || e.usesLeft === null),
+        );
+        if (same) {
+          saved.push(same);
+          continue;
+        }
+        const added: AllowlistEntry = {
+          id: newEntryId(taken),
+          pattern: entry.pattern,
+          ...(entry.argPattern ? { argPattern: entry.argPattern } : {}),
+          ...(entry.cwd ? { cwd: entry.cwd } : {}),
+          source: "allow-always",
+          createdAt: this.now(),
+        };
+        taken.add(added.id);
+        list.push(added);
+        saved.push(added);
+      }
+    });
+    return saved;
+  }
+
+  /** Replaces the socket token (clients holding the old one are refused from then on). */
+  async rotateToken(): Promise<void> {
+    await this.update((file) => {
+      file.socket.token = newSocketToken();
+    });
+  }
+
+  private freshFile(): ApprovalsFile {
+    return { version: 1, socket: { path: this.defaultSocketPath, token: newSocketToken() }, agents: {} };
+  }
+
+  /** Throws `UntrustedApprovalsError` when another user could have written the file or its folders. */
+  private assertTrusted(): void {
+    const problem = checkTrustedFile(this.path);
+    if (problem) throw new UntrustedApprovalsError(this.path, problem);
+  }
+
+  private async read(): Promise<ApprovalsState> {
+    // Checked on every read (the cache above re-reads when the file's identity changes, a chmod included).
+    const problem = checkTrustedFile(this.path);
+    if (problem) return { status: "invalid", path: this.path, error: problem.message };
+    const result = await readJsonFile(this.path, ApprovalsFileSchema);
+    if (result.status === "ok") return { status: "ok", path: this.path, file: result.value };
+    if (result.status === "missing") return { status: "missing", path: this.path };
+    return { status: "invalid", path: this.path, error: invalidMessage(this.path, result.error) };
+  }
+
+  private async identity(): Promise<string | null> {
+    try {
+      const s = await fs.stat(this.path, { bigint: true });
+      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function checkAgentId(agentId: string): void {
+  if (
+    typeof agentId !== "string" ||
+    agentId.length === 0 ||
+    agentId.length > 200 ||
+    hasControlCharacter(agentId)
+  ) {
+    throw new AllowlistEntryError("agentId", "agent id must be 1–200 printable characters");
+  }
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x20) return true;
+  return false;
+}

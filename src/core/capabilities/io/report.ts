@@ -1,0 +1,241 @@
+// The heartbeat capability report and its digest (device-protocol.md §5), built from the manifest,
+// `CH/skills` and `CH/plugins/installed_plugins.json`. Missing or unreadable sources count as empty;
+// if nothing can be read the empty report (revision 0, digest D1) goes.
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { AppPaths } from "../../paths.js";
+import { canonicalJson, compareCodePoints, sortByCodePoint } from "../canonical-json.js";
+import { claudeFilePaths, readRegistry } from "./claude-registry.js";
+import { COPY_MARKER, isInside, resolveStoreRoots } from "./links.js";
+import { emptyManifest, loadManifest, manifestPath, type CapabilityManifest } from "./manifest.js";
+
+export type ReportSkill = {
+  name: string;
+  skill_id?: number;
+  namespace?: string;
+  source: "wegent" | "local_user";
+};
+
+export type ReportPluginSkill = {
+  name: string;
+  description: string;
+  path: string;
+};
+
+export type ReportPlugin = {
+  name: string;
+  marketplace: string;
+  scope: string;
+  version?: string;
+  source: "wegent" | "local_user";
+  installed_at?: string;
+  last_updated?: string;
+  skills: ReportPluginSkill[];
+  installed_plugin_id?: number;
+};
+
+export type ReportMcp = Record<string, unknown> & { name: string; source: "wegent" };
+
+export type CapabilityReport = {
+  revision: number;
+  digest: string;
+  full: true;
+  skills: ReportSkill[];
+  plugins: ReportPlugin[];
+  mcps: ReportMcp[];
+  last_sync_at: string | null;
+};
+
+export interface DigestInput {
+  skills: readonly unknown[];
+  plugins: readonly unknown[];
+  mcps: readonly unknown[];
+}
+
+/** `sha256:` + hex SHA-256 of the canonical JSON of `{mcps, plugins, skills}`. */
+export function capabilityDigest(input: DigestInput): string {
+  const text = canonicalJson({ mcps: input.mcps, plugins: input.plugins, skills: input.skills });
+  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+}
+
+export function emptyReport(): CapabilityReport {
+  return {
+    revision: 0,
+    digest: capabilityDigest({ skills: [], plugins: [], mcps: [] }),
+    full: true,
+    skills: [],
+    plugins: [],
+    mcps: [],
+    last_sync_at: null,
+  };
+}
+
+/** Plain `key: value` lines between the first two `---` lines, surrounding quotes removed. */
+export function parseFrontMatter(text: string): Record<string, string> {
+  const lines = text.split(/\r?\n/);
+  const first = lines.findIndex((l) => l.trim() === "---");
+  if (first < 0) return {};
+  const second = lines.findIndex((l, i) => i > first && l.trim() === "---");
+  if (second < 0) return {};
+  const out: Record<string, string> = {};
+  for (const line of lines.slice(first + 1, second)) {
+    const match = /^([A-Za-z0-9_.-]+)\s*:\s*(.*)$/.exec(line);
+    if (!match?.[1]) continue;
+    let value = (match[2] ?? "").trim();
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value[value.length - 1] === value[0]) {
+      value = value.slice(1, -1);
+    }
+    out[match[1]] = value;
+  }
+  return out;
+}
+
+async function isFolder(p: string): Promise<boolean> {
+  return (await fs.stat(p).catch(() => null))?.isDirectory() ?? false;
+}
+
+async function isFile(p: string): Promise<boolean> {
+  return (await fs.stat(p).catch(() => null))?.isFile() ?? false;
+}
+
+async function readHead(file: string, bytes = 64 * 1024): Promise<string> {
+  const handle = await fs.open(file, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sortedNames(dir: string): Promise<string[]> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  return names.sort(compareCodePoints);
+}
+
+/**
+ * Gatehouse's own runtime path (a link into the store, or a copy marked as one) is never the user's,
+ * even when no manifest entry records it: a sync killed half-way leaves such links, and the next
+ * sync or start-up removes them.
+ */
+async function isGatehouseItem(p: string, storeRoots: string[]): Promise<boolean> {
+  const stat = await fs.lstat(p).catch(() => null);
+  if (!stat) return false;
+  if (stat.isSymbolicLink()) {
+    const raw = await fs.readlink(p).catch(() => null);
+    return raw !== null && storeRoots.some((root) => isInside(path.resolve(path.dirname(p), raw), root));
+  }
+  if (!stat.isDirectory()) return false;
+  const marker = (await fs.readFile(path.join(p, COPY_MARKER), "utf8").catch(() => "")).trim();
+  return marker !== "" && storeRoots.some((root) => isInside(marker, root));
+}
+
+async function localUserSkills(paths: AppPaths, manifest: CapabilityManifest): Promise<ReportSkill[]> {
+  const dir = path.join(paths.claudeHome, "skills");
+  const storeRoots = await resolveStoreRoots(paths.capabilityStore);
+  const out: ReportSkill[] = [];
+  for (const name of await sortedNames(dir)) {
+    // dot entries are hidden files, and the temporary names of links being replaced
+    if (name.startsWith(".") || Object.hasOwn(manifest.skills, name)) continue;
+    const folder = path.join(dir, name);
+    if (await isGatehouseItem(folder, storeRoots)) continue;
+    if ((await isFolder(folder)) && (await isFile(path.join(folder, "SKILL.md"))))
+      out.push({ name, source: "local_user" });
+  }
+  return out;
+}
+
+async function pluginSkills(root: string): Promise<ReportPluginSkill[]> {
+  const dir = path.join(root, "skills");
+  const out: ReportPluginSkill[] = [];
+  for (const folder of await sortedNames(dir)) {
+    const skillMd = path.join(dir, folder, "SKILL.md");
+    if (!(await isFolder(path.join(dir, folder))) || !(await isFile(skillMd))) continue;
+    const front = parseFrontMatter(await readHead(skillMd).catch(() => ""));
+    out.push({ name: front.name || folder, description: front.description ?? "", path: `skills/${folder}` });
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+async function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): Promise<ReportPlugin[]> {
+  const registry = await readRegistry(claudeFilePaths(paths.claudeHome).registry);
+  const plugins = registry.ok && isRecord(registry.value.plugins) ? registry.value.plugins : {};
+  const out: ReportPlugin[] = [];
+  for (const key of Object.keys(plugins).sort(compareCodePoints)) {
+    const list = plugins[key];
+    const entry = Array.isArray(list) && isRecord(list[0]) ? list[0] : null;
+    if (!entry) continue;
+    const at = key.lastIndexOf("@");
+    const managedEntry = manifest.plugins[key];
+    const managed = managedEntry?.managed === true;
+    const version = typeof entry.version === "string" ? entry.version : managedEntry?.version;
+    const installPath =
+      typeof entry.installPath === "string" ? manifestPath(entry.installPath, paths.home) : null;
+    const storePath = managedEntry?.store_path ? manifestPath(managedEntry.store_path, paths.home) : null;
+    const root = installPath && (await isFolder(installPath)) ? installPath : storePath;
+    const plugin: ReportPlugin = {
+      name: at >= 0 ? key.slice(0, at) : key,
+      marketplace: at >= 0 ? key.slice(at + 1) : "",
+      scope: typeof entry.scope === "string" ? entry.scope : "user",
+      ...(version !== undefined && { version }),
+      source: managed ? "wegent" : "local_user",
+      ...(typeof entry.installedAt === "string" && { installed_at: entry.installedAt }),
+      ...(typeof entry.lastUpdated === "string" && { last_updated: entry.lastUpdated }),
+      skills: root ? await pluginSkills(root) : [],
+      ...(managed &&
+        managedEntry?.installed_plugin_id !== undefined && {
+          installed_plugin_id: managedEntry.installed_plugin_id,
+        }),
+    };
+    out.push(plugin);
+  }
+  return out;
+}
+
+function reportMcps(manifest: CapabilityManifest): ReportMcp[] {
+  return sortByCodePoint(Object.keys(manifest.mcps), (k) => k).map((name) => {
+    const { managed: _managed, ...stored } = manifest.mcps[name] ?? {};
+    return { ...stored, name, source: "wegent" } as ReportMcp;
+  });
+}
+
+function managedSkills(manifest: CapabilityManifest): ReportSkill[] {
+  return sortByCodePoint(Object.keys(manifest.skills), (k) => k)
+    .filter((name) => manifest.skills[name]?.managed !== false)
+    .map((name) => {
+      const entry = manifest.skills[name];
+      const skill = { name } as ReportSkill;
+      if (entry?.skill_id !== undefined) skill.skill_id = entry.skill_id;
+      if (entry?.namespace !== undefined) skill.namespace = entry.namespace;
+      skill.source = "wegent";
+      return skill;
+    });
+}
+
+/** The full report of §5 for the heartbeat's `capabilities` block. */
+export async function buildCapabilityReport(paths: AppPaths): Promise<CapabilityReport> {
+  try {
+    const loaded = await loadManifest(paths.capabilityManifest);
+    const manifest = loaded.ok ? loaded.manifest : emptyManifest();
+    const skills = [...managedSkills(manifest), ...(await localUserSkills(paths, manifest))];
+    const plugins = await reportPlugins(paths, manifest);
+    const mcps = reportMcps(manifest);
+    return {
+      revision: manifest.revision,
+      digest: capabilityDigest({ skills, plugins, mcps }),
+      full: true,
+      skills,
+      plugins,
+      mcps,
+      last_sync_at: typeof manifest.last_sync_at === "string" ? manifest.last_sync_at : null,
+    };
+  } catch {
+    return emptyReport();
+  }
+}

@@ -1,0 +1,167 @@
+// Which file a command word runs (exec-policy.md "Resolving executables"): a word with a path separator
+// is taken relative to the cwd (or as is, `~` expanded); otherwise the command's PATH is searched
+// (Windows: with PATHEXT). It must be an existing executable regular file; its identity is its real path.
+// Synchronous stats on purpose: a handful per command, and far cheaper than promise round trips.
+import fs from "node:fs";
+import path from "node:path";
+import type { FoundVia } from "../types.js";
+
+export interface Resolution {
+  resolvedPath: string | null;
+  foundVia: FoundVia | null;
+  /** The path where it was found, before symlinks were resolved (bare-name patterns look at its name). */
+  foundPath?: string;
+  error?: string;
+}
+
+export interface ResolveOptions {
+  cwd: string;
+  /** The PATH to search (the command's, or a wrapper's override). */
+  pathEnv: string | undefined;
+  pathExt: string | undefined;
+  home: string;
+  platform: NodeJS.Platform;
+  /** Real paths of folders already resolved (an ExecutableResolver shares one across its lookups). */
+  realDirs?: Map<string, string>;
+}
+
+type Check = { ok: true; real: string } | { ok: false; error: string };
+
+/** Resolves command words, remembering answers for the life of one explanation. */
+export class ExecutableResolver {
+  private readonly memo = new Map<string, Resolution>();
+  private readonly realDirs = new Map<string, string>();
+
+  resolve(word: string, options: ResolveOptions): Resolution {
+    const key = `${options.cwd}\0${options.pathEnv ?? ""}\0${options.platform}\0${word}`;
+    let hit = this.memo.get(key);
+    if (!hit) {
+      options.realDirs ??= this.realDirs;
+      hit = resolveExecutable(word, options);
+      this.memo.set(key, hit);
+    }
+    return hit;
+  }
+}
+
+export function resolveExecutable(word: string, options: ResolveOptions): Resolution {
+  const win = options.platform === "win32";
+  const p = win ? path.win32 : path.posix;
+  if (word.length === 0) return { resolvedPath: null, foundVia: null, error: "the command name is empty" };
+  if (word.includes("\0"))
+    return { resolvedPath: null, foundVia: null, error: "the command name contains a NUL byte" };
+  const hasSeparator = win ? /[\\/]/.test(word) : word.includes("/");
+  if (word === "~" || word.startsWith("~/") || (win && word.startsWith("~\\"))) {
+    const full = p.join(options.home, word.slice(2));
+    return finish(checkCandidates(candidatesFor(full, options), options), "home", full);
+  }
+  if (word.startsWith("~")) {
+    return {
+      resolvedPath: null,
+      foundVia: null,
+      error: `${word} names another user's home folder, which is not resolved`,
+    };
+  }
+  if (hasSeparator) {
+    const absolute = p.isAbsolute(word);
+    const full = absolute ? word : p.resolve(options.cwd, word);
+    return finish(
+      checkCandidates(candidatesFor(full, options), options),
+      absolute ? "absolute" : "relative",
+      full,
+    );
+  }
+  const dirs = (options.pathEnv ?? "").split(win ? ";" : ":");
+  let lastError: string | null = null;
+  for (const dir of dirs) {
+    // An empty PATH element means the current folder, as in every POSIX shell.
+    const base = dir === "" ? options.cwd : p.isAbsolute(dir) ? dir : p.resolve(options.cwd, dir);
+    const full = base.endsWith(p.sep) ? base + word : base + p.sep + word;
+    const checked = checkCandidates(candidatesFor(full, options), options);
+    if (checked.found) return { resolvedPath: checked.real, foundVia: "path", foundPath: checked.at };
+    if (checked.error !== "does not exist") lastError = `${full} ${checked.error}`;
+  }
+  return {
+    resolvedPath: null,
+    foundVia: null,
+    error: lastError ? `${word}: ${lastError}` : `${word} was not found on PATH`,
+  };
+}
+
+function finish(
+  checked: { found: true; real: string; at: string } | { found: false; error: string },
+  via: FoundVia,
+  full: string,
+): Resolution {
+  if (checked.found) return { resolvedPath: checked.real, foundVia: via, foundPath: checked.at };
+  return { resolvedPath: null, foundVia: null, error: `${full} ${checked.error}` };
+}
+
+/** On Windows a name without a PATHEXT extension is tried with each extension. */
+function candidatesFor(full: string, options: ResolveOptions): string[] {
+  if (options.platform !== "win32") return [full];
+  const exts = (options.pathExt || ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean);
+  const lower = full.toLowerCase();
+  if (exts.some((e) => lower.endsWith(e.toLowerCase()))) return [full];
+  return exts.map((e) => full + e);
+}
+
+function checkCandidates(
+  candidates: string[],
+  options: ResolveOptions,
+): { found: true; real: string; at: string } | { found: false; error: string } {
+  let error = "does not exist";
+  for (const candidate of candidates) {
+    const checked = checkFile(candidate, options);
+    if (checked.ok) return { found: true, real: checked.real, at: candidate };
+    if (checked.error !== "does not exist") error = checked.error;
+  }
+  return { found: false, error };
+}
+
+function checkFile(file: string, options: ResolveOptions): Check {
+  let link: fs.Stats | undefined;
+  let stat: fs.Stats | undefined;
+  try {
+    link = fs.lstatSync(file, { throwIfNoEntry: false });
+    stat = link?.isSymbolicLink() ? fs.statSync(file, { throwIfNoEntry: false }) : link;
+  } catch (error) {
+    return { ok: false, error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  if (!stat) return { ok: false, error: link ? "is a broken symbolic link" : "does not exist" };
+  if (!stat.isFile()) return { ok: false, error: "is not a regular file" };
+  if (options.platform !== "win32" && process.platform !== "win32" && !mayExecute(stat)) {
+    return { ok: false, error: "is not executable" };
+  }
+  try {
+    // Not a link itself: its real path is its folder's real path plus its name (one lookup per folder).
+    if (!link?.isSymbolicLink() && process.platform !== "win32") {
+      const dir = path.dirname(file);
+      let realDir = options.realDirs?.get(dir);
+      if (realDir === undefined) {
+        realDir = fs.realpathSync.native(dir);
+        options.realDirs?.set(dir, realDir);
+      }
+      return { ok: true, real: path.join(realDir, path.basename(file)) };
+    }
+    return { ok: true, real: fs.realpathSync.native(file) };
+  } catch (error) {
+    return { ok: false, error: `cannot be resolved (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+}
+
+/**
+ * The permission check execve makes (owner, else group, else other x bit; root needs any x bit), from the
+ * stat already in hand instead of another access() call. ACLs are not consulted: a file only an ACL
+ * makes executable is reported as not executable, which can only make Gatehouse ask.
+ */
+function mayExecute(stat: fs.Stats): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return (stat.mode & 0o111) !== 0;
+  if (uid === 0) return (stat.mode & 0o111) !== 0;
+  if (stat.uid === uid) return (stat.mode & 0o100) !== 0;
+  if (stat.gid === process.getgid?.() || (process.getgroups?.() ?? []).includes(stat.gid)) {
+    return (stat.mode & 0o010) !== 0;
+  }
+  return (stat.mode & 0o001) !== 0;
+}

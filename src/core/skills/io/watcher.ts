@@ -1,0 +1,181 @@
+// Watching skill roots and the files the catalogue depends on (skills.md §11), with chokidar 4.
+// Existing roots are watched recursively (3 levels); for a missing root, and for each watched file,
+// the nearest existing parent folder is watched without recursion so that its appearance is noticed.
+// This module only reports what changed; debouncing and versioning live in the catalogue.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { watch as chokidarWatch, type FSWatcher } from "chokidar";
+import type { Logger } from "../../log.js";
+
+/** Path segments whose contents never matter to the catalogue (matched as whole segments). */
+const IGNORED_SEGMENTS = new Set([
+  ".git",
+  "node_modules",
+  "dist",
+  "build",
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".cache",
+]);
+
+export function isIgnoredSegment(segment: string): boolean {
+  return IGNORED_SEGMENTS.has(segment) || segment.endsWith(".egg-info");
+}
+
+/** Whether `file` lies under one of `roots` in an ignored folder (segments below the root only). */
+export function isIgnoredPath(file: string, roots: readonly string[]): boolean {
+  for (const root of roots) {
+    if (file !== root && !file.startsWith(root + path.sep)) continue;
+    const relative = path.relative(root, file);
+    if (relative === "") return false;
+    return relative.split(path.sep).some(isIgnoredSegment);
+  }
+  return false;
+}
+
+export type WatchedFileKind = "root" | "settings" | "registry" | "rescan";
+
+export interface WatchPlan {
+  /** Root folders; the existing ones are watched recursively, the missing ones through a parent. */
+  roots: string[];
+  /** Single files whose changes matter, by kind. */
+  files: Array<{ path: string; kind: Exclude<WatchedFileKind, "root"> }>;
+}
+
+export type WatchChange = { kind: "files" } | { kind: WatchedFileKind; path: string };
+
+async function isDirectory(p: string): Promise<boolean> {
+  return fs.stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+async function nearestExistingDir(p: string): Promise<string> {
+  let current = path.dirname(p);
+  for (;;) {
+    if (await isDirectory(current)) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return current;
+    current = parent;
+  }
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
+export class SkillWatcher {
+  private deep: FSWatcher | null = null;
+  private shallow: FSWatcher | null = null;
+  private deepPaths = new Set<string>();
+  private shallowPaths = new Set<string>();
+  /** Missing roots and watched files, each with the kind reported when it (or a parent) changes. */
+  private sentinels: Array<{ path: string; kind: WatchedFileKind }> = [];
+  private closed = false;
+  private retargeting: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly options: {
+      plan: () => Promise<WatchPlan>;
+      onChange: (change: WatchChange) => void;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Starts watching; resolves when the watchers have finished their initial scan. */
+  start(): Promise<void> {
+    return this.retarget();
+  }
+
+  /** Recomputes what to watch (roots appeared or vanished, settings or plugins changed). */
+  retarget(): Promise<void> {
+    this.retargeting = this.retargeting
+      .then(() => this.applyPlan())
+      .catch((error: unknown) => {
+        this.options.logger.warn("Skill watcher could not update its folders", { error: String(error) });
+      });
+    return this.retargeting;
+  }
+
+  /** Resolves when the latest change of watched folders has taken effect. */
+  settled(): Promise<void> {
+    return this.retargeting;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.retargeting;
+    await Promise.all([this.deep?.close(), this.shallow?.close()]);
+    this.deep = null;
+    this.shallow = null;
+  }
+
+  private async applyPlan(): Promise<void> {
+    if (this.closed) return;
+    const plan = await this.options.plan();
+    const deep = new Set<string>();
+    const sentinels: Array<{ path: string; kind: WatchedFileKind }> = [];
+    for (const root of new Set(plan.roots)) {
+      if (await isDirectory(root)) deep.add(root);
+      else sentinels.push({ path: root, kind: "root" });
+    }
+    for (const file of plan.files) sentinels.push(file);
+    const shallow = new Set<string>();
+    for (const sentinel of sentinels) shallow.add(await nearestExistingDir(sentinel.path));
+    if (this.closed) return;
+    this.sentinels = sentinels;
+    if (!sameSet(deep, this.deepPaths)) {
+      const old = this.deep;
+      this.deepPaths = deep;
+      this.deep = await this.open([...deep], 3, (event, file) => this.onDeepEvent(event, file));
+      await old?.close();
+    }
+    if (!sameSet(shallow, this.shallowPaths)) {
+      const old = this.shallow;
+      this.shallowPaths = shallow;
+      this.shallow = await this.open([...shallow], 0, (_event, file) => this.onShallowEvent(file));
+      await old?.close();
+    }
+    if (this.closed) await Promise.all([this.deep?.close(), this.shallow?.close()]);
+  }
+
+  /** A new chokidar watcher over `paths`, resolved once its initial scan is done. */
+  private async open(
+    paths: string[],
+    depth: number,
+    onEvent: (event: string, file: string) => void,
+  ): Promise<FSWatcher | null> {
+    if (paths.length === 0) return null;
+    const roots = depth > 0 ? paths : [];
+    const watcher = chokidarWatch(paths, {
+      depth,
+      ignoreInitial: true,
+      followSymlinks: true,
+      ignored: (file: string) => isIgnoredPath(file, roots),
+    });
+    watcher.on("all", (event, file) => {
+      if (!this.closed) onEvent(event, file);
+    });
+    watcher.on("error", (error) => this.options.logger.warn("Skill watcher error", { error: String(error) }));
+    await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    return watcher;
+  }
+
+  private onDeepEvent(event: string, file: string): void {
+    this.options.onChange({ kind: "files" });
+    // A watched root itself vanished: watch its parent instead.
+    if (event === "unlinkDir" && this.deepPaths.has(file)) void this.retarget();
+  }
+
+  private onShallowEvent(file: string): void {
+    for (const sentinel of this.sentinels) {
+      const onTheWay = sentinel.path === file || sentinel.path.startsWith(file + path.sep);
+      if (!onTheWay) continue;
+      this.options.onChange({ kind: sentinel.kind, path: sentinel.path });
+      // A parent of a missing root appeared: watch closer (or the root itself).
+      if (sentinel.kind === "root" || sentinel.kind === "registry") void this.retarget();
+    }
+  }
+}
