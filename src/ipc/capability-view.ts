@@ -17,6 +17,7 @@ import type {
   RuntimeLink,
   SkillRow,
 } from "./contract.js";
+import { isRecord } from "../shared/is-record.js";
 
 export const MASK = "[redacted]";
 
@@ -257,10 +258,6 @@ export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
     });
   }
   return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const SECRET_MAPS = new Set(["headers", "http_headers", "env", "environment"]);

@@ -3,8 +3,8 @@
 // bearer tokens and credentials in URLs are replaced by "[redacted]".
 import { parse as parseToml } from "smol-toml";
 import type { LaunchSpec } from "./launch-spec.js";
-import { isRecord } from "./mcp-servers.js";
 import { tomlString } from "./toml-value.js";
+import { isRecord } from "../../shared/is-record.js";
 
 export const MASK = "[redacted]";
 const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|CREDENTIAL|AUTH/i;
