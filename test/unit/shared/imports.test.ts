@@ -8,13 +8,8 @@ import { REPO_ROOT } from "../../support/cli.js";
 const SHARED = path.join(REPO_ROOT, "src/shared");
 
 async function sourceFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await sourceFiles(full)));
-    else if (entry.name.endsWith(".ts")) out.push(full);
-  }
-  return out;
+  const names = await fs.readdir(dir, { recursive: true });
+  return names.filter((name) => name.endsWith(".ts")).map((name) => path.join(dir, name));
 }
 
 describe("the shared schema module", () => {
