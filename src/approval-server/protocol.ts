@@ -1,7 +1,13 @@
 // The approval socket's wire format (approval-protocol.md, version 2 in docs/approval-protocol-v2.md):
 // one schema per frame and per request body, used by the server and the client alike.
 import { z } from "zod";
-import type { Explanation } from "../core/policy/types.js";
+import {
+  FileAccessKindSchema,
+  OutcomeSchema,
+  PosixShellSchema,
+  ShellKindSchema,
+  type Explanation,
+} from "../shared/schemas/explanation.js";
 
 export const PROTOCOL_VERSION = 2;
 
@@ -61,7 +67,6 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 // ---- request bodies -------------------------------------------------------------------------
 
-const ShellSchema = z.enum(["posix", "cmd", "powershell"]);
 const Argv = z.array(z.string().max(65_536)).min(1).max(4_096);
 const CommandText = z.string().min(1).max(200_000);
 
@@ -69,9 +74,9 @@ const commandFields = {
   argv: Argv.optional(),
   /** A shell string; an array is taken as an argv (as in the protocol's worked example). */
   command: z.union([CommandText, Argv]).optional(),
-  shell: ShellSchema.optional(),
+  shell: ShellKindSchema.optional(),
   /** Which POSIX shell will run the string (the agent's own): only ever reads it more strictly than bash. */
-  posixShell: z.enum(["bash", "sh", "zsh"]).optional(),
+  posixShell: PosixShellSchema.optional(),
   cwd: z.string().min(1).max(4_096).optional(),
   agentId: z.string().min(1).max(200).optional(),
 };
@@ -94,7 +99,7 @@ export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
 export const FileAccessBodySchema = z.object({
   /** The agent's tool, as shown to the person: `Write`, `Edit`, `apply_patch`, `Read`, … */
   tool: z.string().min(1).max(100),
-  access: z.enum(["read", "write"]),
+  access: FileAccessKindSchema,
   /** As the agent gave them; relative ones are taken from `workdir`. */
   paths: z.array(z.string().min(1).max(4_096)).min(1).max(64),
   /** The task's working folder: writing inside it needs nobody (unless ask=always). */
@@ -186,7 +191,7 @@ export const ExecResultBodySchema = z.looseObject({
 export type ExecResultBody = z.infer<typeof ExecResultBodySchema>;
 
 export const ExplanationBodySchema = z.looseObject({
-  outcome: z.enum(["run", "prompt", "deny"]),
+  outcome: OutcomeSchema,
   reason: z.string(),
 });
 

@@ -10,6 +10,7 @@ import { heartbeatError, registrationAccepted, SIGN_IN_REFUSALS } from "./event-
 import { DEFAULT_FRAME_BUDGET, guardBackendFrames, shortText, type FrameBudget } from "./frame-budget.js";
 import type { HeartbeatPayload } from "./heartbeat-payload.js";
 import { memoryOutbox, type TerminalOutbox } from "./terminal-outbox.js";
+import type { ConnectionState } from "../shared/schemas/connection.js";
 
 export interface ConnectionTimings {
   heartbeatIntervalMs: number;
@@ -29,21 +30,7 @@ export const DEFAULT_TIMINGS: ConnectionTimings = {
   registerTimeoutMs: 10_000,
 };
 
-export type ConnectionStateName =
-  "unconfigured" | "connecting" | "registered" | "offline" | "sign-in-required" | "paused";
-
-export interface ConnectionState {
-  state: ConnectionStateName;
-  backendUrl: string | null;
-  deviceId: string | null;
-  deviceName: string | null;
-  lastError: string | null;
-  /** ISO 8601 of the last acknowledged heartbeat. */
-  lastHeartbeatAt: string | null;
-  registeredAt: string | null;
-  /** When the next attempt starts (state `offline`). */
-  nextRetryAt: string | null;
-}
+export type { ConnectionState, ConnectionStateName } from "../shared/schemas/connection.js";
 
 /** One connected client, handed to the event handlers. */
 export interface LiveSession {

@@ -3,43 +3,16 @@
 // interleave; never holds the environment or output. Rotated to `audit.jsonl.1` past 10 MiB.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import { withFileLock } from "../core/store/index.js";
+import { AuditRecordSchema, type AuditRecord } from "../shared/schemas/audit.js";
+
+export { AuditRecordSchema, type AuditRecord } from "../shared/schemas/audit.js";
 
 export const AUDIT_MAX_BYTES = 10 * 1024 * 1024;
 /** Appends from several processes may land slightly out of time order; `since` reads this far past it. */
 const SINCE_SLACK_MS = 5_000;
 const READ_BLOCK = 64 * 1024;
 const MAX_READ_LIMIT = 10_000;
-
-export const DecidedBySchema = z.union([
-  z.templateLiteral(["rule:", z.string().min(1)]),
-  z.enum(["user", "fallback", "policy"]),
-]);
-
-export const AuditRecordSchema = z.looseObject({
-  ts: z.number().int().nonnegative(),
-  runId: z.string().min(1),
-  event: z.enum(["decision", "run"]),
-  agentId: z.string(),
-  sessionKey: z.string(),
-  source: z.string(),
-  /** The command as shown to people (displayCommand). */
-  command: z.string(),
-  cwd: z.string(),
-  decision: z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]),
-  decidedBy: DecidedBySchema,
-  reason: z.string(),
-  /** Run lines: the exit code (null when killed or not started); decision lines: null. */
-  exitCode: z.number().int().nullable(),
-  timedOut: z.boolean(),
-  /** Run lines: spawn to exit; decision lines: request to decision (a prompt's wait included). */
-  durationMs: z.number().nonnegative(),
-  commandKey: z.string().optional(),
-  signal: z.string().nullable().optional(),
-  truncated: z.boolean().optional(),
-});
-export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
 const APPEND_FLAGS =
   fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0);

@@ -17,8 +17,8 @@ import type {
   RuntimeLink,
   SkillRow,
 } from "./contract.js";
-
-export const MASK = "[redacted]";
+import { isRecord } from "../shared/is-record.js";
+import { maskSecrets } from "../core/secret-mask.js";
 
 /** Sync errors that mean "the user's own item is in the way" (device-protocol.md §7.6). */
 export function isConflictError(error: string | undefined): boolean {
@@ -259,59 +259,6 @@ export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
   return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-const SECRET_MAPS = new Set(["headers", "http_headers", "env", "environment"]);
-const SECRET_NAME = /token|secret|password|passwd|api[_-]?key|credential|auth/i;
-
-/** A URL with its password, user and secret-looking query values masked. */
-export function maskUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return text;
-  }
-  if (url.username) url.username = MASK;
-  if (url.password) url.password = MASK;
-  for (const key of [...url.searchParams.keys()]) if (SECRET_NAME.test(key)) url.searchParams.set(key, MASK);
-  return url.toString().replaceAll(encodeURIComponent(MASK), MASK);
-}
-
-/** An MCP server definition with header and env values, secret-looking args and URL secrets masked. */
-export function maskServer(value: unknown, inside = false, key = ""): unknown {
-  if (typeof value === "string") {
-    if (inside) return MASK;
-    if (SECRET_NAME.test(key) && key !== "auth_type") return MASK;
-    return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? maskUrl(value) : value;
-  }
-  if (Array.isArray(value)) {
-    let hideNext = false;
-    return value.map((item) => {
-      if (typeof item !== "string") return maskServer(item, inside);
-      if (hideNext) {
-        hideNext = false;
-        return MASK;
-      }
-      const flag = /^--?([A-Za-z0-9_-]+)(=(.*))?$/.exec(item);
-      if (flag?.[1] && SECRET_NAME.test(flag[1])) {
-        if (flag[2] !== undefined) return `${item.slice(0, item.indexOf("=") + 1)}${MASK}`;
-        hideNext = true;
-        return item;
-      }
-      return maskServer(item, inside);
-    });
-  }
-  if (isRecord(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, maskServer(v, inside || SECRET_MAPS.has(k), k)]),
-    );
-  }
-  return value;
-}
-
 export function mcpRows(inputs: ViewInputs): McpRow[] {
   const rows: McpRow[] = [];
   const failed = new Map(
@@ -320,7 +267,7 @@ export function mcpRows(inputs: ViewInputs): McpRow[] {
   for (const name of Object.keys(inputs.manifest.mcps).sort()) {
     const record = inputs.manifest.mcps[name];
     const raw = isRecord(record?.server) ? record.server : isRecord(record) ? record : {};
-    const server = maskServer(raw) as Record<string, unknown>;
+    const server = maskSecrets(raw) as Record<string, unknown>;
     const transport =
       typeof server.type === "string"
         ? server.type

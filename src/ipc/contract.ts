@@ -2,19 +2,41 @@
 // every channel once, with a zod schema for its request and its response, and every event main pushes
 // to the renderer with its payload schema. Main validates both ways (src/ipc/router.ts); the renderer
 // imports only the types from here (type-only imports: zod never reaches the renderer bundle).
-// Keep this file self-contained (zod, and plain-data tables such as the presets): the renderer's
-// tsconfig type-checks it without Node types.
+// Keep this file and what it imports (src/shared/, and plain-data tables such as the presets) zod-only:
+// the renderer's tsconfig type-checks it without Node types.
 import { z } from "zod";
 import { PRESET_NAMES } from "../core/approvals/presets.js";
 
+import {
+  AllowlistEntrySchema,
+  AskSchema,
+  PolicySettingsSchema,
+  SecuritySchema,
+} from "../shared/schemas/approvals.js";
+import { AuditRecordSchema } from "../shared/schemas/audit.js";
+import {
+  ApprovalsFileStatusSchema,
+  ExplanationSchema,
+  SettingSourcesSchema,
+} from "../shared/schemas/explanation.js";
+import { PromptViewSchema } from "../shared/schemas/prompt.js";
+import { ConnectionStateSchema } from "../shared/schemas/connection.js";
+import { RepoBindingSchema, TaskBindingSchema } from "../shared/schemas/workdir.js";
+import type { Channel, EventName } from "../shared/ipc-channels.js";
+
+// The shapes other boundaries share (src/shared/): re-exported so the renderer keeps one import.
+export * from "../shared/schemas/approvals.js";
+export * from "../shared/schemas/audit.js";
+export * from "../shared/schemas/explanation.js";
+export * from "../shared/schemas/prompt.js";
+export * from "../shared/schemas/connection.js";
+export * from "../shared/schemas/workdir.js";
+export * from "../shared/ipc-channels.js";
+
 // ---- shared vocabulary ----------------------------------------------------------------------------
 
-export const SecuritySchema = z.enum(["deny", "allowlist", "full"]);
-export const AskSchema = z.enum(["off", "on-miss", "always"]);
 /** The names come from the preset table (src/core/approvals/presets.ts: plain data, no imports). */
 export const PresetNameSchema = z.enum(PRESET_NAMES);
-export type Security = z.infer<typeof SecuritySchema>;
-export type Ask = z.infer<typeof AskSchema>;
 export type PresetName = z.infer<typeof PresetNameSchema>;
 
 const Empty = z.object({}).strict();
@@ -22,126 +44,7 @@ const Ok = z.object({ ok: z.literal(true) });
 /** A refusal the user reads (a value, not an error): what happened and what to do. */
 const Refusal = z.object({ ok: z.literal(false), reason: z.string() });
 
-export const CommandInputSchema = z.object({
-  argv: z.array(z.string()).optional(),
-  command: z.string().optional(),
-  shell: z.enum(["posix", "cmd", "powershell"]).optional(),
-});
-export type CommandInput = z.infer<typeof CommandInputSchema>;
-
-export const FlagSchema = z.object({
-  kind: z.string(),
-  detail: z.string(),
-  segment: z.number().int().optional(),
-  coveredBy: z.string().optional(),
-});
-export type Flag = z.infer<typeof FlagSchema>;
-
-export const SegmentSchema = z.object({
-  argv: z.array(z.string()),
-  executable: z.string(),
-  resolvedPath: z.string().nullable(),
-  foundVia: z.string().nullable(),
-  resolveError: z.string().optional(),
-  wrapper: z.boolean().optional(),
-  context: z.string(),
-  inlineCode: z.boolean().optional(),
-  dynamicArgs: z.boolean().optional(),
-  matchedEntryId: z.string().nullable(),
-  matchedAgentId: z.string().optional(),
-  missReason: z.string().optional(),
-  builtin: z.string().optional(),
-  cwdUnknown: z.boolean().optional(),
-  chdir: z.string().optional(),
-  broadGrant: z.string().optional(),
-});
-export type Segment = z.infer<typeof SegmentSchema>;
-
-export const ProposedEntrySchema = z.object({
-  pattern: z.string(),
-  argPattern: z.string().optional(),
-  segment: z.number().int().nonnegative(),
-});
-export type ProposedEntry = z.infer<typeof ProposedEntrySchema>;
-
-const SettingSources = z.object({ security: z.string(), ask: z.string(), askFallback: z.string() });
-
-export const ExplanationSchema = z.object({
-  outcome: z.enum(["run", "prompt", "deny"]),
-  reason: z.string(),
-  matchedEntryIds: z.array(z.string()),
-  security: SecuritySchema,
-  ask: AskSchema,
-  askFallback: SecuritySchema,
-  sources: SettingSources,
-  agentId: z.string(),
-  cwd: z.string(),
-  command: CommandInputSchema,
-  flags: z.array(z.string()),
-  flagDetails: z.array(FlagSchema),
-  segments: z.array(SegmentSchema),
-  allowlistSatisfied: z.boolean(),
-  approvalsFile: z.object({
-    path: z.string(),
-    status: z.enum(["ok", "missing", "invalid"]),
-    error: z.string().optional(),
-  }),
-  proposedEntries: z.array(ProposedEntrySchema),
-  allowAlwaysAvailable: z.boolean(),
-});
-export type Explanation = z.infer<typeof ExplanationSchema>;
-
-/** A file an agent's own tool reads or writes (core/policy/file-edit.ts `FileAccessView`). */
-export const FileAccessViewSchema = z.object({
-  tool: z.string(),
-  access: z.enum(["read", "write"]),
-  /** The task's working folder the paths were judged against. */
-  workdir: z.string(),
-  paths: z.array(
-    z.object({
-      path: z.string(),
-      where: z.enum(["inside", "outside", "sensitive-inside", "protected", "unresolved", "gatehouse-data"]),
-      detail: z.string().optional(),
-    }),
-  ),
-});
-export type FileAccessView = z.infer<typeof FileAccessViewSchema>;
-
-/** A pending approval as the dialog shows it. */
-export const PromptViewSchema = z.object({
-  id: z.string(),
-  sessionKey: z.string(),
-  agentId: z.string(),
-  source: z.string(),
-  reason: z.string().optional(),
-  cwd: z.string(),
-  command: CommandInputSchema,
-  /** The command exactly as it will run, as one string (an argv quoted for a POSIX shell). */
-  commandText: z.string(),
-  explanation: ExplanationSchema,
-  /** Set when the request is a file access rather than a command. */
-  fileAccess: FileAccessViewSchema.optional(),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-});
-export type PromptView = z.infer<typeof PromptViewSchema>;
-
 // ---- allowlist ------------------------------------------------------------------------------------
-
-export const AllowlistEntrySchema = z.looseObject({
-  id: z.string(),
-  pattern: z.string(),
-  argPattern: z.string().optional(),
-  cwd: z.string().optional(),
-  expiresAt: z.number().nullable().optional(),
-  usesLeft: z.number().nullable().optional(),
-  source: z.string().optional(),
-  createdAt: z.number().optional(),
-  lastUsedAt: z.number().nullable().optional(),
-  lastUsedCommand: z.string().nullable().optional(),
-  lastResolvedPath: z.string().nullable().optional(),
-});
-export type AllowlistEntry = z.infer<typeof AllowlistEntrySchema>;
 
 /** What the editor sends for a new or edited entry (the shape is checked here, the content by the store). */
 export const EntryInputSchema = z
@@ -177,13 +80,6 @@ export const EntryViewSchema = z.object({
 });
 export type EntryView = z.infer<typeof EntryViewSchema>;
 
-export const PolicySettingsSchema = z.object({
-  security: SecuritySchema.optional(),
-  ask: AskSchema.optional(),
-  askFallback: SecuritySchema.optional(),
-});
-export type PolicySettings = z.infer<typeof PolicySettingsSchema>;
-
 export const AgentViewSchema = z.object({
   id: z.string(),
   /** Settings written for this agent (absent fields are inherited). */
@@ -192,7 +88,7 @@ export const AgentViewSchema = z.object({
     security: SecuritySchema,
     ask: AskSchema,
     askFallback: SecuritySchema,
-    sources: SettingSources,
+    sources: SettingSourcesSchema,
   }),
   /** Only this agent's own entries (the `*` list is its own agent). */
   entries: z.array(EntryViewSchema),
@@ -200,12 +96,6 @@ export const AgentViewSchema = z.object({
   inFile: z.boolean(),
 });
 export type AgentView = z.infer<typeof AgentViewSchema>;
-
-export const ApprovalsFileStatusSchema = z.object({
-  path: z.string(),
-  status: z.enum(["ok", "missing", "invalid"]),
-  error: z.string().optional(),
-});
 
 export const AllowlistStateSchema = z.object({
   file: ApprovalsFileStatusSchema,
@@ -228,24 +118,6 @@ const EntryResult = z.union([
   z.object({ ok: z.literal(true), entry: AllowlistEntrySchema }),
   z.object({ ok: z.literal(false), field: z.string(), reason: z.string() }),
 ]);
-
-export const AuditRecordSchema = z.looseObject({
-  ts: z.number(),
-  runId: z.string(),
-  event: z.enum(["decision", "run"]),
-  agentId: z.string(),
-  sessionKey: z.string(),
-  source: z.string(),
-  command: z.string(),
-  cwd: z.string(),
-  decision: z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]),
-  decidedBy: z.string(),
-  reason: z.string(),
-  exitCode: z.number().nullable(),
-  timedOut: z.boolean(),
-  durationMs: z.number(),
-});
-export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
 export const AuditPreviewSchema = z.object({
   /** How many past decisions were looked at (the newest first). */
@@ -443,30 +315,6 @@ export const RootInfoSchema = z.object({
 });
 export type RootInfo = z.infer<typeof RootInfoSchema>;
 
-export const TaskBindingSchema = z.looseObject({
-  task_id: z.string(),
-  device_id: z.string(),
-  policy: z.string(),
-  requested: z.string().nullable(),
-  git_url: z.string().nullable(),
-  branch: z.string().nullable(),
-  cwd: z.string(),
-  policy_applied: z.string(),
-  fallback: z.object({ code: z.string(), message: z.string() }).nullable(),
-  created_at: z.number(),
-  used_at: z.number(),
-});
-export type TaskBinding = z.infer<typeof TaskBindingSchema>;
-
-export const RepoBindingSchema = z.looseObject({
-  repo: z.string(),
-  branch: z.string(),
-  dir: z.string(),
-  origin: z.string(),
-  created_at: z.number(),
-});
-export type RepoBinding = z.infer<typeof RepoBindingSchema>;
-
 export const WorkdirStateSchema = z.object({
   available: z.boolean(),
   workspaceRoot: z.string().nullable(),
@@ -491,18 +339,6 @@ export type PathCheck = z.infer<typeof PathCheckSchema>;
 const PathText = z.string().max(4096);
 
 // ---- status, activity, settings ------------------------------------------------------------------
-
-export const ConnectionStateSchema = z.object({
-  state: z.enum(["unconfigured", "connecting", "registered", "offline", "sign-in-required", "paused"]),
-  backendUrl: z.string().nullable(),
-  deviceId: z.string().nullable(),
-  deviceName: z.string().nullable(),
-  lastError: z.string().nullable(),
-  lastHeartbeatAt: z.string().nullable(),
-  registeredAt: z.string().nullable(),
-  nextRetryAt: z.string().nullable(),
-});
-export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
 
 export const RunningTaskSchema = z.object({
   taskId: z.string(),
@@ -568,47 +404,6 @@ export const SettingsStateSchema = z.object({
 export type SettingsState = z.infer<typeof SettingsStateSchema>;
 
 // ---- the channel table ----------------------------------------------------------------------------
-
-/** Every channel the renderer may call. Adding a name here without a contract below fails to compile. */
-export const CHANNELS = [
-  "prompts.list",
-  "prompts.decide",
-  "allowlist.get",
-  "allowlist.setSettings",
-  "allowlist.addEntry",
-  "allowlist.updateEntry",
-  "allowlist.deleteEntry",
-  "allowlist.duplicateEntry",
-  "allowlist.checkEntry",
-  "allowlist.explain",
-  "allowlist.preview",
-  "capabilities.get",
-  "workdir.get",
-  "workdir.addRoot",
-  "workdir.removeRoot",
-  "workdir.removeBinding",
-  "workdir.addRepo",
-  "workdir.removeRepo",
-  "workdir.check",
-  "status.get",
-  "activity.list",
-  "settings.get",
-  "settings.setBackendUrl",
-  "settings.setToken",
-  "settings.clearToken",
-  "settings.setLaunchAtLogin",
-  "settings.applyPreset",
-  "settings.rotateSocketToken",
-  "settings.openLogs",
-  "device.setPaused",
-  "tasks.stop",
-  "app.revealPath",
-  "app.copyText",
-  "app.openExternal",
-  "app.pickFolder",
-  "app.openMainWindow",
-] as const;
-export type Channel = (typeof CHANNELS)[number];
 
 export interface ChannelContract {
   request: z.ZodType;
@@ -802,18 +597,6 @@ export const CONTRACT = {
 
 // ---- events (main → renderer) ---------------------------------------------------------------------
 
-export const EVENTS = [
-  "prompts.changed",
-  "status.connection",
-  "status.tasks",
-  "capabilities.progress",
-  "capabilities.changed",
-  "allowlist.changed",
-  "workdir.changed",
-  "app.navigate",
-] as const;
-export type EventName = (typeof EVENTS)[number];
-
 export const EVENT_CONTRACT = {
   "prompts.changed": z.object({ prompts: z.array(PromptViewSchema) }),
   "status.connection": ConnectionStateSchema,
@@ -847,7 +630,4 @@ export type GatehouseApi = {
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 };
 
-/** The Electron IPC channel names the preload uses (one invoke channel, one event channel). */
-export const IPC_INVOKE = "gatehouse:invoke";
-export const IPC_EVENT = "gatehouse:event";
 export type Screen = EventPayload<"app.navigate">["screen"];

@@ -1,25 +1,17 @@
-// A pending prompt as the approval dialog receives it: the broker's PromptRequest plus the command as
-// one string exactly as it will run (executor/command-text.ts is the one place that formats commands),
-// and for an agent's file access the paths and where they lie.
+// A pending prompt as the approval dialog receives it: the broker's PromptRequest as it is, plus the
+// command as one string exactly as it will run (executor/command-text.ts is the one place that formats
+// commands) and, for an agent's file access, the paths and where they lie. The shape is
+// PromptViewSchema (src/shared/schemas/prompt.ts): a field added to the request passes through here.
 import { fileAccessOf } from "../core/policy/file-edit.js";
 import type { PromptRequest } from "../core/policy/types.js";
 import { displayCommand } from "../executor/command-text.js";
-import type { PromptView } from "./contract.js";
+import type { PromptView } from "../shared/schemas/prompt.js";
 
 export function promptView(prompt: PromptRequest): PromptView {
   const fileAccess = fileAccessOf(prompt.explanation);
   return {
-    id: prompt.id,
-    sessionKey: prompt.sessionKey,
-    agentId: prompt.agentId,
-    source: prompt.source,
-    ...(prompt.reason !== undefined ? { reason: prompt.reason } : {}),
-    cwd: prompt.cwd,
-    command: prompt.command,
+    ...prompt,
     commandText: displayCommand(prompt.command),
-    explanation: prompt.explanation,
     ...(fileAccess ? { fileAccess } : {}),
-    createdAt: prompt.createdAt,
-    expiresAt: prompt.expiresAt,
   };
 }

@@ -26,6 +26,9 @@ function electronBinary(): { path: string } | { skip: string } {
   if (!fs.existsSync(path.join(REPO_ROOT, "dist", "src", "electron", "main.js"))) {
     return { skip: "the app is not built (npm run build)" };
   }
+  if (!fs.existsSync(path.join(REPO_ROOT, "dist", "src", "electron", "preload.cjs"))) {
+    return { skip: "the preload is not bundled (npm run build:preload)" };
+  }
   if (!fs.existsSync(path.join(REPO_ROOT, "renderer", "dist", "index.html"))) {
     return { skip: "the renderer is not built (npm run build:renderer)" };
   }

@@ -3,6 +3,7 @@
 // command text; the call's other arguments (such as `shell`, which picks zsh or sh instead of bash)
 // are in the transcript, written before the hook runs (codex-cli 0.169).
 import fs from "node:fs/promises";
+import { isRecord } from "../../shared/is-record.js";
 
 /** How much of the end of a transcript is read: a call being decided is among its last lines. */
 const TAIL_BYTES = 16 * 1024 * 1024;
@@ -32,9 +33,7 @@ function callArguments(line: string, callId: string): Record<string, unknown> | 
   if (typeof payload.arguments !== "string") return null;
   try {
     const args: unknown = JSON.parse(payload.arguments);
-    return typeof args === "object" && args !== null && !Array.isArray(args)
-      ? (args as Record<string, unknown>)
-      : null;
+    return isRecord(args) ? args : null;
   } catch {
     return null;
   }

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { msg } from "./messages.js";
 import { pluginKey } from "./naming.js";
+import { isRecord } from "../../shared/is-record.js";
 
 export type SyncMode = "merge" | "replace";
 
@@ -132,10 +133,6 @@ export function serverShapeProblem(value: unknown, limits = MCP_SERVER_LIMITS): 
     if (chars > limits.maxChars) return `larger than ${limits.maxChars} characters`;
   }
   return null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** An integer or a string of decimal digits, as a safe non-negative integer; else undefined. */

@@ -6,17 +6,9 @@ import type { ApprovalsState } from "../approvals/index.js";
 import { decide } from "./decide.js";
 import { resolveSettings } from "./resolve-settings.js";
 import type { Ask, Explanation, Outcome, Security } from "./types.js";
+import type { FileAccessKind, FileAccessView, FileWhere } from "../../shared/schemas/explanation.js";
 
-export type FileAccessKind = "read" | "write";
-
-/** Where a path lies, as the person is told. */
-export type FileWhere =
-  | "inside" // in the task's working folder
-  | "outside" // anywhere else
-  | "sensitive-inside" // in the folder, but under a name whose files make later commands run code
-  | "protected" // in a protected folder (credentials, agent configuration, system, …)
-  | "unresolved" // cannot be resolved safely (`..` after a missing folder, a link loop, unreadable)
-  | "gatehouse-data"; // Gatehouse's own data (tokens): never
+export type { FileAccessKind, FileAccessView, FileWhere };
 
 /** One path a tool call reads or writes, resolved by the caller. */
 export interface FileTarget {
@@ -27,15 +19,6 @@ export interface FileTarget {
   where: FileWhere;
   /** Plain words for `where`: the protected folder's label, the sensitive name, why it is unresolved. */
   detail?: string;
-}
-
-/** What the prompt, the explanation and the audit show about a file access. */
-export interface FileAccessView {
-  tool: string;
-  access: FileAccessKind;
-  /** The task's working folder the paths were judged against. */
-  workdir: string;
-  paths: Array<{ path: string; where: FileWhere; detail?: string }>;
 }
 
 export type FileAccessExplanation = Explanation & { fileAccess: FileAccessView };

@@ -1,6 +1,7 @@
 // The Claude Code MCP configuration (device-protocol.md §8.3 step 4): each server normalised to the
 // shape Claude Code reads from `--mcp-config` (and the Agent SDK's `mcpServers` option).
-import { isRecord, type McpServer, type NamedMcpServer } from "./mcp-servers.js";
+import { type McpServer, type NamedMcpServer } from "./mcp-servers.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** OAuth and bearer fields are passed through exactly as given. */
 const PASS_THROUGH = [

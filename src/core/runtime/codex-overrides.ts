@@ -6,8 +6,9 @@
 // first and any `mcp_servers.<name>.…` keys set before it (checked with codex-cli 0.169).
 import { parse as parseToml } from "smol-toml";
 import { stringValue } from "./claude-mcp-config.js";
-import { compareCodePoints, isRecord, type McpServer, type NamedMcpServer } from "./mcp-servers.js";
+import { compareCodePoints, type McpServer, type NamedMcpServer } from "./mcp-servers.js";
 import { hasLoneSurrogate, isBareKey, tomlArray, tomlKey, tomlString } from "./toml-value.js";
+import { isRecord } from "../../shared/is-record.js";
 
 type Field =
   | { field: string; kind: "string"; value: string }

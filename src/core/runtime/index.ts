@@ -6,8 +6,9 @@ import type { SettingsFile } from "../settings.js";
 import { buildClaudeSpec } from "./claude-spec.js";
 import { buildCodexSpec, codexConfigFile } from "./codex-spec.js";
 import type { LaunchResult, LaunchSpec, TaskFacts } from "./launch-spec.js";
-import { isRecord, parseManifestMcps, taskMcpServers } from "./mcp-servers.js";
+import { parseManifestMcps, taskMcpServers } from "./mcp-servers.js";
 import { parseTaskPayload, projectInfo, promptText, runtimeForShellType } from "./task-payload.js";
+import { isRecord } from "../../shared/is-record.js";
 
 export type { LaunchFile, LaunchResult, LaunchSpec, RuntimeKind, TaskFacts } from "./launch-spec.js";
 export { maskSpec, MASK } from "./mask-spec.js";

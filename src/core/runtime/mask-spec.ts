@@ -1,37 +1,13 @@
-// A copy of a launch spec that is safe to show: MCP header and env values (in files and in Codex
-// overrides), secret-looking environment variables, known secret values such as the task token,
-// bearer tokens and credentials in URLs are replaced by "[redacted]".
+// A copy of a launch spec that is safe to show: what `../secret-mask.ts` masks in MCP servers (in files
+// and in Codex overrides), secret-looking environment variables, known secret values such as the task
+// token, bearer tokens and credentials in URLs are replaced by "[redacted]".
 import { parse as parseToml } from "smol-toml";
 import type { LaunchSpec } from "./launch-spec.js";
-import { isRecord } from "./mcp-servers.js";
 import { tomlString } from "./toml-value.js";
+import { isRecord } from "../../shared/is-record.js";
+import { MASK, maskSecrets, NAME_MAPS, SECRET_MAPS, SECRET_NAME } from "../secret-mask.js";
 
-export const MASK = "[redacted]";
-const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|CREDENTIAL|AUTH/i;
-const SECRET_MAPS = new Set(["headers", "http_headers", "env"]);
-
-/** Every string below a `headers`/`http_headers`/`env` key (or all of `value` when `inside`). */
-function collectMapSecrets(value: unknown, out: Set<string>, inside = false): void {
-  if (typeof value === "string") {
-    if (inside) out.add(value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectMapSecrets(item, out, inside);
-  } else if (isRecord(value)) {
-    for (const [key, item] of Object.entries(value))
-      collectMapSecrets(item, out, inside || SECRET_MAPS.has(key));
-  }
-}
-
-function maskMaps(value: unknown, inside = false): unknown {
-  if (typeof value === "string") return inside ? MASK : value;
-  if (Array.isArray(value)) return value.map((item) => maskMaps(item, inside));
-  if (isRecord(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, maskMaps(item, inside || SECRET_MAPS.has(key))]),
-    );
-  }
-  return value;
-}
+export { MASK };
 
 /** An MCP config file with its header and env values masked (other files unchanged). */
 function maskFile(content: string, out: Set<string>): string {
@@ -42,8 +18,7 @@ function maskFile(content: string, out: Set<string>): string {
     return content;
   }
   if (!isRecord(parsed) || !isRecord(parsed.mcpServers)) return content;
-  collectMapSecrets(parsed.mcpServers, out);
-  return `${JSON.stringify({ ...parsed, mcpServers: maskMaps(parsed.mcpServers) }, null, 2)}\n`;
+  return `${JSON.stringify({ ...parsed, mcpServers: maskSecrets(parsed.mcpServers, out) }, null, 2)}\n`;
 }
 
 /** A Codex `-c key=value` with the header and env values inside it masked. */
@@ -52,13 +27,16 @@ function maskOverride(override: string, out: Set<string>): string {
   if (eq < 0) return override;
   const key = override.slice(0, eq);
   let value = override.slice(eq + 1);
+  const segments = key.split(".");
+  if (segments.some((s) => NAME_MAPS.has(s))) return override; // names of variables, not their values
   const found = new Set<string>();
   try {
     const parsed = parseToml(`v = ${value}`);
-    collectMapSecrets(
+    maskSecrets(
       parsed.v,
       found,
-      key.split(".").some((s) => SECRET_MAPS.has(s)),
+      segments.some((s) => SECRET_MAPS.has(s)),
+      segments.at(-1),
     );
   } catch {
     return override; // a value Codex would take literally carries no structure to mask
@@ -108,7 +86,7 @@ export function maskSpec(
     ...spec,
     args: args.map(scrub),
     env: Object.fromEntries(
-      Object.entries(spec.env).map(([k, v]) => [k, SECRET_ENV_NAME.test(k) && v ? MASK : scrub(v)]),
+      Object.entries(spec.env).map(([k, v]) => [k, SECRET_NAME.test(k) && v ? MASK : scrub(v)]),
     ),
     stdin: spec.stdin === null ? null : scrub(spec.stdin),
     files: files.map((file) => ({ ...file, content: scrub(file.content) })),

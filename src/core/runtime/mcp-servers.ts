@@ -3,6 +3,7 @@
 // merge by name; substitute the `${{backend_url}}` and `${{task_token}}` placeholders.
 import { z } from "zod";
 import type { TaskPayload } from "./task-payload.js";
+import { isRecord } from "../../shared/is-record.js";
 
 export type McpServer = Record<string, unknown>;
 
@@ -23,10 +24,6 @@ export type ManifestMcps = z.infer<typeof ManifestMcpsSchema>;
 export function parseManifestMcps(raw: unknown): ManifestMcps {
   const parsed = ManifestMcpsSchema.safeParse(raw);
   return parsed.success ? parsed.data : { mcps: {} };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Code-point order (= UTF-8 byte order), unlike the default UTF-16 `sort()`. */

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { describeZodError } from "../store/index.js";
 import type { RuntimeKind } from "./launch-spec.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** A positive integer, or a string of decimal digits holding one. */
 const TaskIdSchema = z
@@ -46,10 +47,6 @@ export function parseTaskPayload(raw: unknown): TaskPayloadResult {
   const parsed = TaskPayloadSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: `Invalid task payload: ${describeZodError(parsed.error)}` };
   return { ok: true, payload: parsed.data };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function present(value: unknown): boolean {

@@ -1,6 +1,6 @@
 // Field normalisation (skills.md §3.3) and validation (§4) of one skill's merged frontmatter.
 import JSON5 from "json5";
-import { isPlainObject } from "./skill-file.js";
+import { isRecord } from "../../shared/is-record.js";
 
 export interface SkillFields {
   name: string | null;
@@ -172,7 +172,7 @@ export function parseMetadata(
   value: unknown,
 ): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   if (value === undefined || value === null) return { ok: true, value: {} };
-  if (isPlainObject(value)) return { ok: true, value };
+  if (isRecord(value)) return { ok: true, value };
   if (typeof value === "string") {
     if (value.trim() === "") return { ok: true, value: {} };
     let parsed: unknown;
@@ -181,7 +181,7 @@ export function parseMetadata(
     } catch (error) {
       return { ok: false, error: (error as Error).message.replace(/^JSON5:\s*/, "") };
     }
-    if (!isPlainObject(parsed)) return { ok: false, error: "not an object" };
+    if (!isRecord(parsed)) return { ok: false, error: "not an object" };
     return { ok: true, value: parsed };
   }
   return { ok: false, error: "not an object" };

@@ -1,8 +1,8 @@
 // Gating (skills.md §5): the metadata object under its three spellings, and the checks that decide
 // whether a valid entry is eligible, with the exact reason texts in the order of §5.2.
-import { isPlainObject } from "./skill-file.js";
 import { normaliseBoolean, normaliseList } from "./fields.js";
 import type { SkillRequires } from "./types.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** The keys that hold gating metadata, in the order they are looked up. */
 export const METADATA_KEYS = ["openclaw", "moltbot", "clawdbot"] as const;
@@ -49,7 +49,7 @@ export function readGating(metadata: Record<string, unknown>): { gating: Gating;
   if (key === undefined) return { gating, warnings };
   if (present.length > 1) warnings.push(`several metadata keys; using ${key}`);
   const source = metadata[key];
-  if (!isPlainObject(source)) {
+  if (!isRecord(source)) {
     warnings.push(`ignored field metadata.${key}: expected mapping`);
     return { gating, warnings };
   }
@@ -89,7 +89,7 @@ export function readGating(metadata: Record<string, unknown>): { gating: Gating;
   }
   const requires = source.requires;
   if (requires !== undefined && requires !== null) {
-    if (!isPlainObject(requires)) ignored("requires", "mapping");
+    if (!isRecord(requires)) ignored("requires", "mapping");
     else {
       gating.requires = {
         bins: list(requires.bins, "requires.bins"),
@@ -113,7 +113,7 @@ export function isTruthy(value: unknown): boolean {
   if (typeof value === "number") return value !== 0 && !Number.isNaN(value);
   if (typeof value === "string") return value.length > 0;
   if (Array.isArray(value)) return value.length > 0;
-  if (isPlainObject(value)) return Object.keys(value).length > 0;
+  if (isRecord(value)) return Object.keys(value).length > 0;
   return false;
 }
 
@@ -121,7 +121,7 @@ export function isTruthy(value: unknown): boolean {
 export function valueAtPath(root: unknown, dotted: string): unknown {
   let current: unknown = root;
   for (const part of dotted.split(".")) {
-    if (!isPlainObject(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+    if (!isRecord(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
     current = current[part];
   }
   return current;

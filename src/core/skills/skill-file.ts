@@ -3,6 +3,7 @@
 import { LineCounter, parseDocument, isScalar, type Document } from "yaml";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { parseSimpleFrontmatter } from "./simple-yaml.js";
+import { isRecord } from "../../shared/is-record.js";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -69,7 +70,7 @@ export function parseSkillMarkdown(raw: string): Parsed<SkillMarkdown> {
       error: `invalid YAML at line 2: ${firstLineWithoutPosition((error as Error).message)}`,
     };
   }
-  if (!isPlainObject(value)) return { ok: false, error: "frontmatter is not a mapping" };
+  if (!isRecord(value)) return { ok: false, error: "frontmatter is not a mapping" };
   keepNumberSource(doc, value);
   return { ok: true, value: { frontmatter: value, body } };
 }
@@ -103,7 +104,7 @@ export function parseSkillManifest(raw: string): Parsed<SkillManifest> {
   const warnings: string[] = [];
   if ("tools" in doc) warnings.push("deprecated [[tools]] ignored");
   const skill = doc.skill;
-  if (!isPlainObject(skill)) {
+  if (!isRecord(skill)) {
     // An obsolete tools-only manifest already has its warning; one is enough.
     if (warnings.length === 0) warnings.push("manifest.toml has no [skill] table; ignored");
     return { ok: true, value: { skill: null, warnings } };
@@ -115,14 +116,10 @@ export function parseSkillManifest(raw: string): Parsed<SkillManifest> {
 function tomlToPlain(value: unknown): unknown {
   if (value instanceof Date) return value.toString();
   if (Array.isArray(value)) return value.map(tomlToPlain);
-  if (isPlainObject(value)) {
+  if (isRecord(value)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = tomlToPlain(v);
     return out;
   }
   return value;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 // The workdir vocabulary (workdir.md §1, §6, §7): policies, fallback codes, the resolution object.
-export const WORKDIR_POLICIES = ["managed", "existing", "repo_bound"] as const;
-export type Policy = (typeof WORKDIR_POLICIES)[number];
+import { WORKDIR_POLICIES, type Policy } from "../../shared/schemas/workdir.js";
+
+export { WORKDIR_POLICIES, type Policy };
 
 export function isPolicy(value: string): value is Policy {
   return (WORKDIR_POLICIES as readonly string[]).includes(value);

@@ -1,6 +1,7 @@
 // What an agent CLI's output means to a task run, whatever the runtime: the parsers for Claude Code's
 // `stream-json` and Codex's `exec --json` both turn lines into these events, and the run turns them
 // into the backend's task event stream (device-protocol.md §6.2).
+import { isRecord } from "../../shared/is-record.js";
 
 export type AgentEvent =
   /** The runtime's session id (Claude session id, Codex thread id): later turns of the task resume it. */
@@ -21,10 +22,6 @@ export type AgentEvent =
 /** Turns output lines of one agent process into events; keeps what it needs across lines. */
 export interface AgentStreamParser {
   line(text: string): AgentEvent[];
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function stringOr(value: unknown, fallback: string): string {

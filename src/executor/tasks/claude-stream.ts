@@ -1,13 +1,8 @@
 // Claude Code `-p --output-format stream-json --verbose` (agent-cli-notes.md, claude 2.1.197): one JSON
 // object per line. `system/init` carries the session id; `assistant` messages carry text and tool_use
 // blocks; `user` messages carry the tool_result of each call; `result` ends the turn.
-import {
-  isRecord,
-  parseJsonLine,
-  stringOr,
-  type AgentEvent,
-  type AgentStreamParser,
-} from "./agent-events.js";
+import { parseJsonLine, stringOr, type AgentEvent, type AgentStreamParser } from "./agent-events.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** Text of a tool_result's content: a string, or text blocks (other blocks are named, not inlined). */
 export function toolResultText(content: unknown): string {

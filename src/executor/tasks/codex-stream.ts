@@ -3,13 +3,8 @@
 // commands, MCP tool calls, file changes and web searches; `turn.completed` / `turn.failed` end the
 // turn. `error` items and top-level `error` events (a missing-model-metadata warning, "Reconnecting…")
 // do not end the turn: they are logged, and the last one explains a turn that ends without a result.
-import {
-  isRecord,
-  parseJsonLine,
-  stringOr,
-  type AgentEvent,
-  type AgentStreamParser,
-} from "./agent-events.js";
+import { parseJsonLine, stringOr, type AgentEvent, type AgentStreamParser } from "./agent-events.js";
+import { isRecord } from "../../shared/is-record.js";
 
 const TOOL_ITEMS = new Set(["command_execution", "mcp_tool_call", "file_change", "web_search"]);
 

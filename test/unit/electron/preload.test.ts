@@ -1,19 +1,43 @@
-// The compiled preload (dist/src/electron/preload.cjs, as Electron loads it) exposes exactly one method
-// per contract channel plus `on`, forwards calls on one invoke channel, and delivers only known events.
+// The preload as Electron loads it: bundled by scripts/preload.vite.config.ts into one CommonJS file
+// that requires nothing but `electron` (a sandboxed preload can require nothing else). The bundle is
+// built here into a temp folder; it exposes exactly one method per contract channel plus `on`,
+// forwards calls on one invoke channel, and delivers only known events.
+import fs from "node:fs/promises";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { build } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS, EVENTS, IPC_EVENT, IPC_INVOKE } from "../../../src/ipc/contract.js";
 import { REPO_ROOT } from "../../support/cli.js";
 
-const preload = createRequire(import.meta.url)(path.join(REPO_ROOT, "dist/src/electron/preload.cjs")) as {
+interface PreloadModule {
   PRELOAD_CHANNELS: readonly string[];
   PRELOAD_EVENTS: readonly string[];
   buildGatehouseApi(transport: {
     invoke(channel: string, ...args: unknown[]): Promise<unknown>;
     on(channel: string, listener: (event: unknown, message: unknown) => void): void;
   }): Record<string, unknown>;
-};
+}
+
+let outDir = "";
+let bundleText = "";
+let preload: PreloadModule;
+
+beforeAll(async () => {
+  outDir = await fs.mkdtemp(path.join(os.tmpdir(), "gatehouse-preload-"));
+  await build({
+    configFile: path.join(REPO_ROOT, "scripts/preload.vite.config.ts"),
+    build: { outDir },
+  });
+  const file = path.join(outDir, "preload.cjs");
+  bundleText = await fs.readFile(file, "utf8");
+  preload = createRequire(import.meta.url)(file) as PreloadModule;
+});
+
+afterAll(async () => {
+  if (outDir) await fs.rm(outDir, { recursive: true, force: true });
+});
 
 function fakeTransport() {
   const invoked: unknown[][] = [];
@@ -33,6 +57,12 @@ function fakeTransport() {
 }
 
 describe("the preload's window.gatehouse", () => {
+  it("is one CommonJS file that requires nothing but electron", () => {
+    const required = [...bundleText.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]);
+    expect(required).toEqual(["electron"]);
+    expect(bundleText).not.toMatch(/\bimport\s*\(|^\s*import\s/m);
+  });
+
   it("lists exactly the contract's channels and events", () => {
     expect([...preload.PRELOAD_CHANNELS].sort()).toEqual([...CHANNELS].sort());
     expect([...preload.PRELOAD_EVENTS].sort()).toEqual([...EVENTS].sort());

@@ -6,6 +6,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../../store/index.js";
 import { msg } from "../messages.js";
+import { isRecord } from "../../../shared/is-record.js";
 
 type Json = Record<string, unknown>;
 
@@ -28,10 +29,6 @@ export interface ClaudeFiles {
 }
 
 export type LoadResult<T> = { ok: true; value: T } | { ok: false; error: string };
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 async function readJson(file: string): Promise<LoadResult<unknown | undefined>> {
   let text: string;

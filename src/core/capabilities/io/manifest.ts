@@ -8,6 +8,7 @@ import { z } from "zod";
 import { expandHome } from "../../paths.js";
 import { writeFileAtomic } from "../../store/index.js";
 import { msg } from "../messages.js";
+import { isRecord } from "../../../shared/is-record.js";
 
 const text = z.string().optional().catch(undefined);
 const flag = z.boolean().optional().catch(undefined);
@@ -84,10 +85,6 @@ export function cloneManifest(manifest: CapabilityManifest): CapabilityManifest 
     plugins: nameRecord(Object.entries(copy.plugins)),
     mcps: nameRecord(Object.entries(copy.mcps)),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function section<S extends z.ZodType>(value: unknown, schema: S): Record<string, z.output<S>> {

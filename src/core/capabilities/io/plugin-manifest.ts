@@ -4,6 +4,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { msg } from "../messages.js";
+import { isRecord } from "../../../shared/is-record.js";
 
 export const CLAUDE_MANIFEST = ".claude-plugin/plugin.json";
 export const CODEX_MANIFEST = ".codex-plugin/plugin.json";
@@ -42,10 +43,6 @@ const CLAUDE_KEYS = [
 
 type Json = Record<string, unknown>;
 type Loaded = { present: false } | { present: true; value: Json } | { error: string };
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";

@@ -9,6 +9,7 @@ import { canonicalJson, compareCodePoints, sortByCodePoint } from "../canonical-
 import { claudeFilePaths, readRegistry } from "./claude-registry.js";
 import { COPY_MARKER, isInside, resolveStoreRoots } from "./links.js";
 import { emptyManifest, loadManifest, manifestPath, type CapabilityManifest } from "./manifest.js";
+import { isRecord } from "../../../shared/is-record.js";
 
 export type ReportSkill = {
   name: string;
@@ -157,10 +158,6 @@ async function pluginSkills(root: string): Promise<ReportPluginSkill[]> {
     out.push({ name: front.name || folder, description: front.description ?? "", path: `skills/${folder}` });
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 async function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): Promise<ReportPlugin[]> {

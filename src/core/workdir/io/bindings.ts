@@ -6,34 +6,14 @@ import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import { readJsonFile, withFileLock, writeJsonFile } from "../../store/index.js";
-import { WORKDIR_POLICIES } from "../types.js";
+import {
+  RepoBindingSchema,
+  TaskBindingSchema,
+  type RepoBinding,
+  type TaskBinding,
+} from "../../../shared/schemas/workdir.js";
 
-export const TaskBindingSchema = z.object({
-  task_id: z.string().min(1),
-  device_id: z.string().min(1),
-  /** The turn's policy after defaults. */
-  policy: z.string(),
-  requested: z.string().nullable(),
-  /** Without credentials. */
-  git_url: z.string().nullable(),
-  branch: z.string().nullable(),
-  cwd: z.string().min(1),
-  policy_applied: z.enum(WORKDIR_POLICIES),
-  fallback: z.object({ code: z.string(), message: z.string() }).nullable(),
-  created_at: z.number().int().nonnegative(),
-  used_at: z.number().int().nonnegative(),
-});
-export type TaskBinding = z.infer<typeof TaskBindingSchema>;
-
-export const RepoBindingSchema = z.object({
-  repo: z.string().min(1),
-  /** A branch name, or `*` for any branch. */
-  branch: z.string().min(1),
-  dir: z.string().min(1),
-  origin: z.enum(["settings", "learned"]),
-  created_at: z.number().int().nonnegative(),
-});
-export type RepoBinding = z.infer<typeof RepoBindingSchema>;
+export { RepoBindingSchema, TaskBindingSchema, type RepoBinding, type TaskBinding };
 
 export const WorkdirBindingsFileSchema = z.looseObject({
   version: z.literal(1),

@@ -1,60 +1,13 @@
-// The preload (sandboxed, so CommonJS and nothing but `electron`): exposes `window.gatehouse` and
-// nothing else — one method per IPC channel and `on(event, listener)` returning an unsubscribe
-// function. The lists below must equal CHANNELS and EVENTS in src/ipc/contract.ts (a unit test checks).
+// The preload: exposes `window.gatehouse` and nothing else — one method per IPC channel and
+// `on(event, listener)` returning an unsubscribe function. A sandboxed preload can require nothing but
+// `electron`, so it is bundled (scripts/preload.vite.config.ts → dist/src/electron/preload.cjs) with the
+// channel and event lists it imports from src/shared/ipc-channels.ts.
 import type { ContextBridge, IpcRenderer, IpcRendererEvent } from "electron";
+import { CHANNELS, EVENTS, IPC_EVENT, IPC_INVOKE } from "../shared/ipc-channels.js";
 
-export const PRELOAD_CHANNELS = [
-  "prompts.list",
-  "prompts.decide",
-  "allowlist.get",
-  "allowlist.setSettings",
-  "allowlist.addEntry",
-  "allowlist.updateEntry",
-  "allowlist.deleteEntry",
-  "allowlist.duplicateEntry",
-  "allowlist.checkEntry",
-  "allowlist.explain",
-  "allowlist.preview",
-  "capabilities.get",
-  "workdir.get",
-  "workdir.addRoot",
-  "workdir.removeRoot",
-  "workdir.removeBinding",
-  "workdir.addRepo",
-  "workdir.removeRepo",
-  "workdir.check",
-  "status.get",
-  "activity.list",
-  "settings.get",
-  "settings.setBackendUrl",
-  "settings.setToken",
-  "settings.clearToken",
-  "settings.setLaunchAtLogin",
-  "settings.applyPreset",
-  "settings.rotateSocketToken",
-  "settings.openLogs",
-  "device.setPaused",
-  "tasks.stop",
-  "app.revealPath",
-  "app.copyText",
-  "app.openExternal",
-  "app.pickFolder",
-  "app.openMainWindow",
-] as const;
-
-export const PRELOAD_EVENTS = [
-  "prompts.changed",
-  "status.connection",
-  "status.tasks",
-  "capabilities.progress",
-  "capabilities.changed",
-  "allowlist.changed",
-  "workdir.changed",
-  "app.navigate",
-] as const;
-
-const INVOKE = "gatehouse:invoke";
-const EVENT = "gatehouse:event";
+/** The lists the API is built from (exported so the bundle test can read them back). */
+export const PRELOAD_CHANNELS = CHANNELS;
+export const PRELOAD_EVENTS = EVENTS;
 
 type Listener = (payload: unknown) => void;
 
@@ -64,7 +17,7 @@ export function buildGatehouseApi(transport: {
   on(channel: string, listener: (event: unknown, message: unknown) => void): void;
 }): Record<string, unknown> {
   const listeners = new Map<string, Set<Listener>>();
-  transport.on(EVENT, (_event, message) => {
+  transport.on(IPC_EVENT, (_event, message) => {
     if (typeof message !== "object" || message === null) return;
     const { event, payload } = message as { event?: unknown; payload?: unknown };
     if (typeof event !== "string") return;
@@ -78,7 +31,7 @@ export function buildGatehouseApi(transport: {
   });
   const api: Record<string, unknown> = {};
   for (const channel of PRELOAD_CHANNELS) {
-    api[channel] = (request: unknown) => transport.invoke(INVOKE, channel, request ?? {});
+    api[channel] = (request: unknown) => transport.invoke(IPC_INVOKE, channel, request ?? {});
   }
   api.on = (event: string, listener: Listener) => {
     if (!(PRELOAD_EVENTS as readonly string[]).includes(event) || typeof listener !== "function") {

@@ -1,0 +1,36 @@
+// `E/audit.jsonl` (architecture.md "Data folders"): one JSON line per decision and per run, saying who
+// decided. Written by the executor's audit log, read back by the activity screen and the allowlist
+// preview.
+import { z } from "zod";
+import { PromptDecisionSchema } from "./prompt.js";
+
+/** Who decided, as written to the audit log and replies. */
+export const DecidedBySchema = z.union([
+  z.templateLiteral(["rule:", z.string().min(1)]),
+  z.enum(["user", "fallback", "policy"]),
+]);
+export type DecidedBy = z.infer<typeof DecidedBySchema>;
+
+export const AuditRecordSchema = z.looseObject({
+  ts: z.number().int().nonnegative(),
+  runId: z.string().min(1),
+  event: z.enum(["decision", "run"]),
+  agentId: z.string(),
+  sessionKey: z.string(),
+  source: z.string(),
+  /** The command as shown to people (displayCommand). */
+  command: z.string(),
+  cwd: z.string(),
+  decision: PromptDecisionSchema,
+  decidedBy: DecidedBySchema,
+  reason: z.string(),
+  /** Run lines: the exit code (null when killed or not started); decision lines: null. */
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  /** Run lines: spawn to exit; decision lines: request to decision (a prompt's wait included). */
+  durationMs: z.number().nonnegative(),
+  commandKey: z.string().optional(),
+  signal: z.string().nullable().optional(),
+  truncated: z.boolean().optional(),
+});
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;

@@ -1,0 +1,183 @@
+// The policy engine's answer about one command (exec-policy.md): what was asked, how it was read
+// (segments, flags), which settings applied and what the outcome is. `gatehouse policy explain --json`,
+// the `policy.explain` socket reply, the approval prompt and the allowlist editor all carry this shape.
+import { z } from "zod";
+import { AskFallbackSchema, AskSchema, SecuritySchema } from "./approvals.js";
+
+/** Which shell a command string is meant for. `posix` = the user's shell on macOS/Linux. */
+export const ShellKindSchema = z.enum(["posix", "cmd", "powershell"]);
+export type ShellKind = z.infer<typeof ShellKindSchema>;
+
+/** The POSIX shells an agent may run a string with; each is read at least as strictly as bash. */
+export const PosixShellSchema = z.enum(["bash", "sh", "zsh"]);
+export type PosixShell = z.infer<typeof PosixShellSchema>;
+
+/** What is asked to run: exactly one of `argv` and `command`. */
+export const CommandInputSchema = z.object({
+  argv: z.array(z.string()).optional(),
+  command: z.string().optional(),
+  /** For `command`: which shell runs it (default: `posix`, or `cmd` on Windows). */
+  shell: ShellKindSchema.optional(),
+  /**
+   * For a POSIX string someone else runs (an agent's own shell): which one, so the analysis reads it the
+   * way that shell will (default bash). Every dialect is read at least as strictly as bash.
+   */
+  posixShell: PosixShellSchema.optional(),
+});
+export type CommandInput = z.infer<typeof CommandInputSchema>;
+
+export const FlagKindSchema = z.enum([
+  "redirect", // output redirection to a file
+  "background", // `&`
+  "eval",
+  "source",
+  "exec",
+  "function-definition",
+  "dynamic-command", // command name is not a literal word
+  "dangerous-assignment", // PATH, LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH
+  "inline-code", // python -c, node -e, …
+  "parse-error",
+  "too-deep", // sh -c nesting over the limit
+  "complex-windows", // cmd/PowerShell beyond one simple command
+  "expansion", // a word part the analyser does not understand (operators in ${…}, arithmetic on variables…)
+  "dynamic-argument", // a word known only at run time where a tool's rules read options
+  "tool-option", // a tool's option or sub-command runs code or writes a file (an argPattern entry covers it)
+  "own-files", // names Gatehouse's own folder (its policy and secrets)
+]);
+export type FlagKind = z.infer<typeof FlagKindSchema>;
+
+export const FlagSchema = z.object({
+  kind: FlagKindSchema,
+  /** Plain words for the person deciding, e.g. `writes to out.txt`. */
+  detail: z.string(),
+  /** Index into `segments` when the flag belongs to one segment (inline code). */
+  segment: z.number().int().nonnegative().optional(),
+  /** Set when an allowlist entry's argPattern covers this flag (inline code): it then needs no person. */
+  coveredBy: z.string().optional(),
+});
+export type Flag = z.infer<typeof FlagSchema>;
+
+export const FoundViaSchema = z.enum(["path", "absolute", "relative", "home"]);
+export type FoundVia = z.infer<typeof FoundViaSchema>;
+
+export const SegmentSchema = z.object({
+  /** The words of the simple command after unwrapping dispatch wrappers. */
+  argv: z.array(z.string()),
+  /** The command word as written (`git`, `./rg`, `/usr/bin/env`). */
+  executable: z.string(),
+  /** Real path of the executable, or null when it could not be resolved. */
+  resolvedPath: z.string().nullable(),
+  foundVia: FoundViaSchema.nullable(),
+  /** Why it did not resolve (`not found on PATH`, `not executable`, …). */
+  resolveError: z.string().optional(),
+  /** Set when this segment is a dispatch wrapper (`env`, `nice`, …) whose command is a later segment. */
+  wrapper: z.boolean().optional(),
+  /** Where it was found: `top`, `substitution`, `subshell`, `sh -c`, … (for explanations). */
+  context: z.string(),
+  /** Where PATH lookup found it, before symlinks were resolved (bare-name patterns look at its name). */
+  foundPath: z.string().optional(),
+  /** The segment runs inline code (`python -c …`): only an entry with an argPattern covers it. */
+  inlineCode: z.boolean().optional(),
+  /** Some argument has expansions or globs: its `argv` entry is its source text, not its value. */
+  dynamicArgs: z.boolean().optional(),
+  /** A shell builtin that runs nothing (`cd`, `export X=1`): covered without an entry; says why. */
+  builtin: z.string().optional(),
+  /** A `cd` earlier in its shell: the folder it runs in is known only at run time. */
+  cwdUnknown: z.boolean().optional(),
+  /** Folder a wrapper moved to before starting it (`env -C dir cmd`), relative to the command's. */
+  chdir: z.string().optional(),
+  /** The matched entry has no argPattern for a tool that runs programs or writes files by its options. */
+  broadGrant: z.string().optional(),
+  matchedEntryId: z.string().nullable(),
+  /** Which list the matched entry lives in (`*` or the agent id), for editing and usage bookkeeping. */
+  matchedAgentId: z.string().optional(),
+  /** Why no entry matched (only when matchedEntryId is null). */
+  missReason: z.string().optional(),
+});
+export type Segment = z.infer<typeof SegmentSchema>;
+
+/** Where a setting came from. */
+export const SettingSourceSchema = z.union([
+  z.enum(["request", "defaults", "built-in"]),
+  z.templateLiteral(["agents.", z.string()]),
+]);
+export type SettingSource = z.infer<typeof SettingSourceSchema>;
+
+export const SettingSourcesSchema = z.object({
+  security: SettingSourceSchema,
+  ask: SettingSourceSchema,
+  askFallback: SettingSourceSchema,
+});
+
+export const OutcomeSchema = z.enum(["run", "prompt", "deny"]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export const PolicyDecisionSchema = z.object({
+  outcome: OutcomeSchema,
+  /** `security=deny`, `allowlist-miss`, `ask=always`, `security=full`, `allowlist`, `approvals-file-invalid`… */
+  reason: z.string(),
+  /** Entries that covered the segments (for `decidedBy: rule:<id>` and usage bookkeeping). */
+  matchedEntryIds: z.array(z.string()),
+});
+export type PolicyDecision = z.infer<typeof PolicyDecisionSchema>;
+
+export const ProposedEntrySchema = z.object({
+  pattern: z.string(),
+  argPattern: z.string().optional(),
+  /** Index of the uncovered segment this entry is for. */
+  segment: z.number().int().nonnegative(),
+});
+export type ProposedEntry = z.infer<typeof ProposedEntrySchema>;
+
+export const ApprovalsFileStatusSchema = z.object({
+  path: z.string(),
+  status: z.enum(["ok", "missing", "invalid"]),
+  error: z.string().optional(),
+});
+export type ApprovalsFileStatus = z.infer<typeof ApprovalsFileStatusSchema>;
+
+/** `gatehouse policy explain --json` and the `policy.explain` socket reply. */
+export const ExplanationSchema = PolicyDecisionSchema.extend({
+  security: SecuritySchema,
+  ask: AskSchema,
+  askFallback: AskFallbackSchema,
+  sources: SettingSourcesSchema,
+  agentId: z.string(),
+  cwd: z.string(),
+  command: CommandInputSchema,
+  flags: z.array(z.string()),
+  flagDetails: z.array(FlagSchema),
+  segments: z.array(SegmentSchema),
+  /** Whether the allowlist alone covers the command (used by askFallback=allowlist). */
+  allowlistSatisfied: z.boolean(),
+  approvalsFile: ApprovalsFileStatusSchema,
+  /** Entries *Allow always* would save (exec-policy.md "Deciding"). */
+  proposedEntries: z.array(ProposedEntrySchema),
+  /** Whether the prompt may offer *allow always* (hidden under ask=always, or when nothing can be proposed). */
+  allowAlwaysAvailable: z.boolean(),
+});
+export type Explanation = z.infer<typeof ExplanationSchema>;
+
+export const FileAccessKindSchema = z.enum(["read", "write"]);
+export type FileAccessKind = z.infer<typeof FileAccessKindSchema>;
+
+/** Where a path lies, as the person is told. */
+export const FileWhereSchema = z.enum([
+  "inside", // in the task's working folder
+  "outside", // anywhere else
+  "sensitive-inside", // in the folder, but under a name whose files make later commands run code
+  "protected", // in a protected folder (credentials, agent configuration, system, …)
+  "unresolved", // cannot be resolved safely (`..` after a missing folder, a link loop, unreadable)
+  "gatehouse-data", // Gatehouse's own data (tokens): never
+]);
+export type FileWhere = z.infer<typeof FileWhereSchema>;
+
+/** A file an agent's own tool reads or writes: what the prompt, the explanation and the audit show. */
+export const FileAccessViewSchema = z.object({
+  tool: z.string(),
+  access: FileAccessKindSchema,
+  /** The task's working folder the paths were judged against. */
+  workdir: z.string(),
+  paths: z.array(z.object({ path: z.string(), where: FileWhereSchema, detail: z.string().optional() })),
+});
+export type FileAccessView = z.infer<typeof FileAccessViewSchema>;

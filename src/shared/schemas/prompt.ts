@@ -1,0 +1,50 @@
+// A pending approval, one shape from the gate to the screen: the gate builds a PromptRequest, the broker
+// queues it, the socket presenters print it, and the approval dialog receives it as a PromptView (the
+// same fields plus what main derives for display). A field added to PromptRequestSchema reaches the
+// dialog without any code in between changing.
+import { z } from "zod";
+import {
+  CommandInputSchema,
+  ExplanationSchema,
+  FileAccessViewSchema,
+  ProposedEntrySchema,
+} from "./explanation.js";
+
+/** A decision a person (or askFallback) gives on a prompt. */
+export const PromptDecisionSchema = z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]);
+export type PromptDecision = z.infer<typeof PromptDecisionSchema>;
+
+/** What the approval dialog shows; queued by the prompt broker (approval-server/broker.ts). */
+export const PromptRequestSchema = z.object({
+  id: z.string(),
+  /** Groups prompts (exec-policy.md "Agents and sessions"): `task:<id>`, `claude:<session>`, `local`, … */
+  sessionKey: z.string(),
+  agentId: z.string(),
+  /** Who asked: `backend`, `claude-hook`, `cli`, `socket`, … */
+  source: z.string(),
+  /** Free text from the requester (e.g. the backend's `command_key`). */
+  reason: z.string().optional(),
+  cwd: z.string(),
+  command: CommandInputSchema,
+  explanation: ExplanationSchema,
+  createdAt: z.number(),
+  /** When askFallback takes over (createdAt + timeout). */
+  expiresAt: z.number(),
+});
+export type PromptRequest = z.infer<typeof PromptRequestSchema>;
+
+export const PromptAnswerSchema = z.object({
+  decision: PromptDecisionSchema,
+  /** For allow-always: the entries the person confirmed (possibly edited from `proposedEntries`). */
+  entries: z.array(ProposedEntrySchema).optional(),
+});
+export type PromptAnswer = z.infer<typeof PromptAnswerSchema>;
+
+/** A pending approval as the dialog receives it: the request plus what main derives for display. */
+export const PromptViewSchema = PromptRequestSchema.extend({
+  /** The command exactly as it will run, as one string (an argv quoted for a POSIX shell). */
+  commandText: z.string(),
+  /** Set when the request is a file access rather than a command. */
+  fileAccess: FileAccessViewSchema.optional(),
+});
+export type PromptView = z.infer<typeof PromptViewSchema>;
