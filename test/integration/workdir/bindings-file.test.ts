@@ -105,7 +105,7 @@ describe("the bindings file", () => {
     "38: writers SIGKILLed in the middle of a write loop leave the old or the new content, never a partial file",
     { timeout: 300_000 },
     async () => {
-      const moduleUrl = pathToFileURL(path.join(REPO_ROOT, "dist/src/core/workdir/bindings.js")).href;
+      const moduleUrl = pathToFileURL(path.join(REPO_ROOT, "dist/src/core/workdir/io/bindings.js")).href;
       const script = `
       const { BindingsStore } = await import(process.env.BINDINGS_MODULE);
       const quiet = { debug() {}, info() {}, warn() {}, error() {}, addSecret() {}, child() { return quiet; } };
