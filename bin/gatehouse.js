@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import module from "node:module";
 import os from "node:os";
 import path from "node:path";
+import v8 from "node:v8";
 
 const compiled = new URL("../dist/src/cli/main.js", import.meta.url);
 const bundled = new URL("../dist/cli/main.js", import.meta.url);
@@ -25,6 +26,10 @@ if (compiledAt === null && bundledAt === null) {
 module.enableCompileCache?.(
   path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "gatehouse", "compile-cache"),
 );
+// A one-shot command runs the shell parsers' WebAssembly a few times and exits: V8's background
+// recompilation of it with its optimising compiler would cost several times the whole command (it
+// kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier.
+if (process.argv[2] !== "serve") v8.setFlagsFromString("--liftoff-only");
 const entry = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt) ? bundled : compiled;
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));
