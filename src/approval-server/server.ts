@@ -15,7 +15,7 @@ import {
   type FrameTime,
 } from "./frame-auth.js";
 import { LineReader } from "./framing.js";
-import { DEFAULT_LIMITS, RateLimiter, type ServerLimits } from "./limits.js";
+import { DEFAULT_LIMITS, nonceCapacityFor, RateLimiter, type ServerLimits } from "./limits.js";
 import {
   PROTOCOL_VERSION,
   REQUEST_BODY_SCHEMAS,
@@ -72,6 +72,9 @@ interface Connection {
   connectedAt: number;
 }
 
+const SWEEP_INTERVAL_MS = 250;
+const TOTAL_RATE_MESSAGE = "the server is answering as many requests as it takes per second; slow down";
+
 function errorBody(code: string, message: string, re?: string): string {
   return JSON.stringify(re === undefined ? { code, message } : { code, message, re });
 }
@@ -92,6 +95,8 @@ export class ApprovalServer {
   private readonly server: net.Server;
   private readonly connections = new Set<Connection>();
   private readonly nonces: NonceCache;
+  /** All connections together: bounds how many nonces can be alive, so the nonce memory is never full. */
+  private readonly totalRate: RateLimiter;
   private readonly replyNonces = new NonceSource();
   private readonly limits: ServerLimits;
   private readonly now: () => number;
@@ -103,9 +108,11 @@ export class ApprovalServer {
   private listenedOn: string | null = null;
 
   constructor(private readonly options: ApprovalServerOptions) {
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const total = options.limits?.requestsPerSecondTotal ?? DEFAULT_LIMITS.requestsPerSecondTotal;
+    this.limits = { ...DEFAULT_LIMITS, nonceCapacity: nonceCapacityFor(total), ...options.limits };
     this.now = options.now ?? Date.now;
     this.nonces = new NonceCache(this.limits.nonceCapacity);
+    this.totalRate = new RateLimiter(this.limits.requestsPerSecondTotal);
     this.server = net.createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
     this.server.maxConnections = 10_000;
   }
@@ -154,16 +161,14 @@ export class ApprovalServer {
     }
     this.listening = true;
     this.listenedOn = address;
-    this.sweeper = setInterval(() => this.sweep(), 250);
-    this.sweeper.unref();
     this.options.logger.info("approval socket listening", { address });
     return { status: "listening", address, removedStale: place.removedStale };
   }
 
   /** Stops listening, ends every connection (pending prompts are withdrawn) and removes the socket. */
   async close(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
+    this.stopSweeping();
+    this.options.tokens.close?.();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const conn of this.connections) conn.socket.destroy();
     if (this.listening) await closed;
@@ -199,6 +204,7 @@ export class ApprovalServer {
       connectedAt: performance.now(),
     };
     this.connections.add(conn);
+    this.startSweeping();
     socket.on("data", (chunk: Buffer) => this.onData(conn, chunk));
     socket.on("drain", () => {
       if (!conn.closing) socket.resume();
@@ -206,9 +212,22 @@ export class ApprovalServer {
     socket.on("error", () => undefined); // `close` follows
     socket.on("close", () => {
       this.connections.delete(conn);
+      if (this.connections.size === 0) this.stopSweeping();
       conn.closing = true;
       conn.abort.abort();
     });
+  }
+
+  /** The sweeper runs only while there are connections: an idle server has no timer at all. */
+  private startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  private stopSweeping(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
   }
 
   /** Closes connections that sent no valid frame in time, or went idle with nothing in flight. */
@@ -275,6 +294,12 @@ export class ApprovalServer {
     const signed = { direction: "request", ...frame } as const;
     if (token === null || !macMatches(token, signed, frame.mac)) {
       this.refuse(conn, frame.id, "bad_mac", true);
+      return;
+    }
+    if (!this.totalRate.allow(now)) {
+      // not counted against the connection: the server as a whole is at its limit
+      const body = errorBody("rate_limited", TOTAL_RATE_MESSAGE, frame.nonce);
+      this.reply(conn, token, frame.id, frame.nonce, "error", body);
       return;
     }
     const seen = this.nonces.check(frame.nonce, now);
