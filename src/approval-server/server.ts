@@ -67,6 +67,8 @@ interface Connection {
   closing: boolean;
   invalidFrames: number;
   inFlight: number;
+  /** Replies are being gathered for one write (see write()). */
+  corked: boolean;
   /** performance.now() of the connection's start or its last complete frame. */
   lastActivity: number;
   connectedAt: number;
@@ -200,6 +202,7 @@ export class ApprovalServer {
       closing: false,
       invalidFrames: 0,
       inFlight: 0,
+      corked: false,
       lastActivity: performance.now(),
       connectedAt: performance.now(),
     };
@@ -428,9 +431,21 @@ export class ApprovalServer {
     this.write(conn, signFrame(token, "reply", type, id, body, this.now(), this.replyNonces.next()));
   }
 
+  /**
+   * Replies decided in the same turn of the event loop leave in one write: the first corks the
+   * socket and an immediate (right after this turn's I/O) uncorks it.
+   */
   private write(conn: Connection, frame: object): void {
     const socket = conn.socket;
     if (socket.destroyed || !socket.writable) return;
+    if (!conn.corked) {
+      conn.corked = true;
+      socket.cork();
+      setImmediate(() => {
+        conn.corked = false;
+        socket.uncork();
+      });
+    }
     socket.write(`${JSON.stringify(frame)}\n`);
   }
 }
