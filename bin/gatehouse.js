@@ -30,6 +30,19 @@ module.enableCompileCache?.(
 // recompilation of it with its optimising compiler would cost several times the whole command (it
 // kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier.
 if (process.argv[2] !== "serve") v8.setFlagsFromString("--liftoff-only");
+// A reader that goes away (`gatehouse exec --json … | head -c 300`) ends our output quietly, as
+// SIGPIPE ends a C program's: no stack trace, nothing more written, exit status 128 + SIGPIPE.
+const EXIT_OUTPUT_CLOSED = 141;
+let outputClosed = false;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED" && stream === process.stdout) {
+      process.stderr.write(`gatehouse: cannot write the output: ${error.message}\n`);
+    }
+    if (stream === process.stdout) outputClosed = true;
+  });
+}
 const entry = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt) ? bundled : compiled;
 const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+const status = await main(process.argv.slice(2));
+process.exitCode = outputClosed ? EXIT_OUTPUT_CLOSED : status;
