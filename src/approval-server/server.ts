@@ -67,14 +67,26 @@ interface Connection {
   closing: boolean;
   invalidFrames: number;
   inFlight: number;
-  /** Replies are being gathered for one write (see write()). */
-  corked: boolean;
   /** performance.now() of the connection's start or its last complete frame. */
   lastActivity: number;
   connectedAt: number;
 }
 
 const SWEEP_INTERVAL_MS = 250;
+/** How long handlers may run back to back before the event loop gets a turn (sockets, timers, the UI). */
+const HANDLER_SLICE_MS = 5;
+
+/** A promise settled at the next check phase of the event loop, i.e. after one round of I/O. */
+function nextTurn(): { promise: Promise<void>; passed: boolean } {
+  const turn = { promise: Promise.resolve(), passed: false };
+  turn.promise = new Promise<void>((resolve) =>
+    setImmediate(() => {
+      turn.passed = true;
+      resolve();
+    }),
+  );
+  return turn;
+}
 const TOTAL_RATE_MESSAGE = "the server is answering as many requests as it takes per second; slow down";
 
 function errorBody(code: string, message: string, re?: string): string {
@@ -100,6 +112,9 @@ export class ApprovalServer {
   /** All connections together: bounds how many nonces can be alive, so the nonce memory is never full. */
   private readonly totalRate: RateLimiter;
   private readonly replyNonces = new NonceSource();
+  /** Handler calls waiting for their turn (see pump()). */
+  private readonly jobs: (() => Promise<void>)[] = [];
+  private pumping = false;
   private readonly limits: ServerLimits;
   private readonly now: () => number;
   private sweeper: NodeJS.Timeout | null = null;
@@ -202,7 +217,6 @@ export class ApprovalServer {
       closing: false,
       invalidFrames: 0,
       inFlight: 0,
-      corked: false,
       lastActivity: performance.now(),
       connectedAt: performance.now(),
     };
@@ -383,13 +397,37 @@ export class ApprovalServer {
       this.options.logger.error("approval request failed", { id, error });
       finish({ error: "internal", message: "the server failed to handle the request; see its log" });
     };
-    try {
-      const result = handler(body, { signal: conn.abort.signal, id });
-      if (result instanceof Promise) result.then(finish, fail);
-      else finish(result);
-    } catch (error) {
-      fail(error);
+    this.jobs.push(async () => {
+      try {
+        const result = handler(body, { signal: conn.abort.signal, id });
+        if (result instanceof Promise) await result.then(finish, fail);
+        else finish(result);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    if (!this.pumping) void this.pump();
+  }
+
+  /**
+   * Runs handler calls one after another in arrival order, each until it finishes or waits on something
+   * slower than one round of the event loop (a person, a command), and gives the loop a turn every
+   * HANDLER_SLICE_MS: with no filesystem call on the decided path, a burst of thousands of requests
+   * would otherwise hold the loop (and every reply's delivery) until the whole burst is decided.
+   */
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    let sliceStart = performance.now();
+    let turn = nextTurn();
+    for (let job = this.jobs.shift(); job; job = this.jobs.shift()) {
+      if (performance.now() - sliceStart >= HANDLER_SLICE_MS && !turn.passed) await turn.promise;
+      if (turn.passed) {
+        sliceStart = performance.now();
+        turn = nextTurn();
+      }
+      await Promise.race([job(), turn.promise]);
     }
+    this.pumping = false;
   }
 
   /** A refusal before (or instead of) authentication: unsigned, and usually the end of the connection. */
@@ -431,21 +469,9 @@ export class ApprovalServer {
     this.write(conn, signFrame(token, "reply", type, id, body, this.now(), this.replyNonces.next()));
   }
 
-  /**
-   * Replies decided in the same turn of the event loop leave in one write: the first corks the
-   * socket and an immediate (right after this turn's I/O) uncorks it.
-   */
   private write(conn: Connection, frame: object): void {
     const socket = conn.socket;
     if (socket.destroyed || !socket.writable) return;
-    if (!conn.corked) {
-      conn.corked = true;
-      socket.cork();
-      setImmediate(() => {
-        conn.corked = false;
-        socket.uncork();
-      });
-    }
     socket.write(`${JSON.stringify(frame)}\n`);
   }
 }
