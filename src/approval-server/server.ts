@@ -115,6 +115,8 @@ export class ApprovalServer {
   /** Handler calls waiting for their turn (see pump()). */
   private readonly jobs: (() => Promise<void>)[] = [];
   private pumping = false;
+  /** Sockets whose replies wait for the end of the pump's slice, to leave in one write each. */
+  private readonly corked = new Set<net.Socket>();
   private readonly limits: ServerLimits;
   private readonly now: () => number;
   private sweeper: NodeJS.Timeout | null = null;
@@ -420,14 +422,25 @@ export class ApprovalServer {
     let sliceStart = performance.now();
     let turn = nextTurn();
     for (let job = this.jobs.shift(); job; job = this.jobs.shift()) {
-      if (performance.now() - sliceStart >= HANDLER_SLICE_MS && !turn.passed) await turn.promise;
+      if (performance.now() - sliceStart >= HANDLER_SLICE_MS && !turn.passed) {
+        this.uncorkAll();
+        await turn.promise;
+      }
       if (turn.passed) {
+        this.uncorkAll();
         sliceStart = performance.now();
         turn = nextTurn();
       }
       await Promise.race([job(), turn.promise]);
     }
     this.pumping = false;
+    this.uncorkAll();
+  }
+
+  /** Sends the replies gathered during a slice (at most HANDLER_SLICE_MS and one loop turn old). */
+  private uncorkAll(): void {
+    for (const socket of this.corked) socket.uncork();
+    this.corked.clear();
   }
 
   /** A refusal before (or instead of) authentication: unsigned, and usually the end of the connection. */
@@ -472,6 +485,10 @@ export class ApprovalServer {
   private write(conn: Connection, frame: object): void {
     const socket = conn.socket;
     if (socket.destroyed || !socket.writable) return;
+    if (this.pumping && !this.corked.has(socket)) {
+      socket.cork();
+      this.corked.add(socket);
+    }
     socket.write(`${JSON.stringify(frame)}\n`);
   }
 }
