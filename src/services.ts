@@ -19,6 +19,7 @@ import type { Logger } from "./core/log.js";
 import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand, ownFilesOf } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
+import { watchFile } from "./core/store/index.js";
 import { SkillCatalogue } from "./core/skills/index.js";
 import { checkTrustedHome } from "./core/io/trust.js";
 import { taskClaudeHomes } from "./core/runtime/index.js";
@@ -28,6 +29,7 @@ import { createBackendCommands } from "./device/backend-command.js";
 import type { ConnectionTimings } from "./device/connection.js";
 import { DeviceService } from "./device/device-service.js";
 import { AuditLog } from "./executor/audit-log.js";
+import { loadInheritSettings, type InheritSettings } from "./executor/env-sources.js";
 import { UsageRecorder } from "./executor/usage-recorder.js";
 import { decideFileAccess, fileGatePlaces } from "./executor/file-access.js";
 import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
@@ -104,11 +106,19 @@ export interface Services {
 export function createServices(options: ServicesOptions): Services {
   const { paths, logger } = options;
   const now = options.now ?? Date.now;
+  // Decisions read the approvals file and settings through watches: no filesystem call per request.
   const approvals = new ApprovalsStore({
     path: paths.approvals,
     defaultSocketPath: paths.defaultSocket,
     now,
+    watch: true,
   });
+  const settingsWatch = watchFile(paths.settings);
+  let inherit: Promise<InheritSettings> | null = null;
+  const inheritSettings = () => {
+    if (inherit === null || settingsWatch.changed()) inherit = loadInheritSettings(paths.settings);
+    return inherit;
+  };
   const audit = new AuditLog({ path: paths.audit });
   const broker = new PromptBroker({ now, maxPending: options.limits?.maxPendingPrompts ?? 32 });
   if (options.presenter) broker.attach(options.presenter);
@@ -127,6 +137,7 @@ export function createServices(options: ServicesOptions): Services {
     baseEnv: options.env,
     settingsFile: paths.settings,
     ownFiles: ownFilesOf(paths),
+    inheritSettings,
     home: paths.home,
     now,
     logger: logger.child("gate"),
@@ -164,9 +175,12 @@ export function createServices(options: ServicesOptions): Services {
     options.cwdResolver ??
     (side ? workdirCwdResolver(side.workdir) : defaultCwdResolver(paths.defaultWorkspaceRoot, paths.home));
 
+  const tokens = approvalsFileTokenSource(paths.approvals, logger.child("socket"));
+  // A token rotated (or a file rewritten) by this process counts from the very next frame.
+  approvals.onWrite(() => tokens.invalidate?.());
   const approvalServer = new ApprovalServer({
     executorHome: paths.executorHome,
-    tokens: approvalsFileTokenSource(paths.approvals, logger.child("socket")),
+    tokens,
     handlers: createRequestHandlers({
       gate,
       broker,
@@ -220,6 +234,9 @@ export function createServices(options: ServicesOptions): Services {
       await approvalServer.close();
       await usage.idle();
       await Promise.all(backgroundWork);
+      await audit.close();
+      approvals.stopWatching();
+      settingsWatch.close();
       listening = false;
     },
   };

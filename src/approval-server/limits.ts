@@ -1,5 +1,6 @@
 // The approval socket's limits (approval-protocol.md "Framing", "Limits"). Tests shorten some of
 // them; production uses the defaults.
+import { NONCE_MEMORY_MS } from "./frame-auth.js";
 import { MAX_LINE_BYTES } from "./framing.js";
 
 export interface ServerLimits {
@@ -10,24 +11,40 @@ export interface ServerLimits {
   idleMs: number;
   /** Requests per connection per second before `rate_limited`. */
   requestsPerSecond: number;
+  /** Requests per second on all connections together before `rate_limited` (checked before a nonce is remembered). */
+  requestsPerSecondTotal: number;
   /** Error replies a connection may earn in its life before it is closed. */
   maxInvalidFrames: number;
   /** Prompts pending in all before `busy`. */
   maxPendingPrompts: number;
-  /** Accepted nonces remembered at most (then `busy`). */
+  /**
+   * Accepted nonces remembered at most (then `busy`). Default: what the total rate can bring in while
+   * a nonce is remembered (nonceCapacityFor), so a client within the limits never sees `busy`.
+   */
   nonceCapacity: number;
   /** Reading from a connection pauses while this many reply bytes wait to be sent. */
   maxQueuedReplyBytes: number;
 }
+
+/**
+ * Nonces that can be alive at once when at most `requestsPerSecondTotal` are accepted in any second:
+ * each is remembered NONCE_MEMORY_MS (11 s), plus one second for the limiter's window edges.
+ */
+export function nonceCapacityFor(requestsPerSecondTotal: number): number {
+  return requestsPerSecondTotal * (Math.ceil(NONCE_MEMORY_MS / 1000) + 1);
+}
+
+const REQUESTS_PER_SECOND_TOTAL = 20_000;
 
 export const DEFAULT_LIMITS: ServerLimits = {
   maxLineBytes: MAX_LINE_BYTES,
   firstFrameMs: 5_000,
   idleMs: 60_000,
   requestsPerSecond: 2_000,
+  requestsPerSecondTotal: REQUESTS_PER_SECOND_TOTAL,
   maxInvalidFrames: 10,
   maxPendingPrompts: 32,
-  nonceCapacity: 200_000,
+  nonceCapacity: nonceCapacityFor(REQUESTS_PER_SECOND_TOTAL),
   maxQueuedReplyBytes: 4 * 1024 * 1024,
 };
 

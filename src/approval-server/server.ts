@@ -15,7 +15,7 @@ import {
   type FrameTime,
 } from "./frame-auth.js";
 import { LineReader } from "./framing.js";
-import { DEFAULT_LIMITS, RateLimiter, type ServerLimits } from "./limits.js";
+import { DEFAULT_LIMITS, nonceCapacityFor, RateLimiter, type ServerLimits } from "./limits.js";
 import {
   PROTOCOL_VERSION,
   REQUEST_BODY_SCHEMAS,
@@ -72,6 +72,23 @@ interface Connection {
   connectedAt: number;
 }
 
+const SWEEP_INTERVAL_MS = 250;
+/** How long handlers may run back to back before the event loop gets a turn (sockets, timers, the UI). */
+const HANDLER_SLICE_MS = 5;
+
+/** A promise settled at the next check phase of the event loop, i.e. after one round of I/O. */
+function nextTurn(): { promise: Promise<void>; passed: boolean } {
+  const turn = { promise: Promise.resolve(), passed: false };
+  turn.promise = new Promise<void>((resolve) =>
+    setImmediate(() => {
+      turn.passed = true;
+      resolve();
+    }),
+  );
+  return turn;
+}
+const TOTAL_RATE_MESSAGE = "the server is answering as many requests as it takes per second; slow down";
+
 function errorBody(code: string, message: string, re?: string): string {
   return JSON.stringify(re === undefined ? { code, message } : { code, message, re });
 }
@@ -92,7 +109,14 @@ export class ApprovalServer {
   private readonly server: net.Server;
   private readonly connections = new Set<Connection>();
   private readonly nonces: NonceCache;
+  /** All connections together: bounds how many nonces can be alive, so the nonce memory is never full. */
+  private readonly totalRate: RateLimiter;
   private readonly replyNonces = new NonceSource();
+  /** Handler calls waiting for their turn (see pump()). */
+  private readonly jobs: (() => Promise<void>)[] = [];
+  private pumping = false;
+  /** Sockets whose replies wait for the end of the pump's slice, to leave in one write each. */
+  private readonly corked = new Set<net.Socket>();
   private readonly limits: ServerLimits;
   private readonly now: () => number;
   private sweeper: NodeJS.Timeout | null = null;
@@ -103,9 +127,11 @@ export class ApprovalServer {
   private listenedOn: string | null = null;
 
   constructor(private readonly options: ApprovalServerOptions) {
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const total = options.limits?.requestsPerSecondTotal ?? DEFAULT_LIMITS.requestsPerSecondTotal;
+    this.limits = { ...DEFAULT_LIMITS, nonceCapacity: nonceCapacityFor(total), ...options.limits };
     this.now = options.now ?? Date.now;
     this.nonces = new NonceCache(this.limits.nonceCapacity);
+    this.totalRate = new RateLimiter(this.limits.requestsPerSecondTotal);
     this.server = net.createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
     this.server.maxConnections = 10_000;
   }
@@ -154,16 +180,14 @@ export class ApprovalServer {
     }
     this.listening = true;
     this.listenedOn = address;
-    this.sweeper = setInterval(() => this.sweep(), 250);
-    this.sweeper.unref();
     this.options.logger.info("approval socket listening", { address });
     return { status: "listening", address, removedStale: place.removedStale };
   }
 
   /** Stops listening, ends every connection (pending prompts are withdrawn) and removes the socket. */
   async close(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
+    this.stopSweeping();
+    this.options.tokens.close?.();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const conn of this.connections) conn.socket.destroy();
     if (this.listening) await closed;
@@ -199,6 +223,7 @@ export class ApprovalServer {
       connectedAt: performance.now(),
     };
     this.connections.add(conn);
+    this.startSweeping();
     socket.on("data", (chunk: Buffer) => this.onData(conn, chunk));
     socket.on("drain", () => {
       if (!conn.closing) socket.resume();
@@ -206,9 +231,22 @@ export class ApprovalServer {
     socket.on("error", () => undefined); // `close` follows
     socket.on("close", () => {
       this.connections.delete(conn);
+      if (this.connections.size === 0) this.stopSweeping();
       conn.closing = true;
       conn.abort.abort();
     });
+  }
+
+  /** The sweeper runs only while there are connections: an idle server has no timer at all. */
+  private startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  private stopSweeping(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
   }
 
   /** Closes connections that sent no valid frame in time, or went idle with nothing in flight. */
@@ -275,6 +313,12 @@ export class ApprovalServer {
     const signed = { direction: "request", ...frame } as const;
     if (token === null || !macMatches(token, signed, frame.mac)) {
       this.refuse(conn, frame.id, "bad_mac", true);
+      return;
+    }
+    if (!this.totalRate.allow(now)) {
+      // not counted against the connection: the server as a whole is at its limit
+      const body = errorBody("rate_limited", TOTAL_RATE_MESSAGE, frame.nonce);
+      this.reply(conn, token, frame.id, frame.nonce, "error", body);
       return;
     }
     const seen = this.nonces.check(frame.nonce, now);
@@ -355,13 +399,48 @@ export class ApprovalServer {
       this.options.logger.error("approval request failed", { id, error });
       finish({ error: "internal", message: "the server failed to handle the request; see its log" });
     };
-    try {
-      const result = handler(body, { signal: conn.abort.signal, id });
-      if (result instanceof Promise) result.then(finish, fail);
-      else finish(result);
-    } catch (error) {
-      fail(error);
+    this.jobs.push(async () => {
+      try {
+        const result = handler(body, { signal: conn.abort.signal, id });
+        if (result instanceof Promise) await result.then(finish, fail);
+        else finish(result);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    if (!this.pumping) void this.pump();
+  }
+
+  /**
+   * Runs handler calls one after another in arrival order, each until it finishes or waits on something
+   * slower than one round of the event loop (a person, a command), and gives the loop a turn every
+   * HANDLER_SLICE_MS: with no filesystem call on the decided path, a burst of thousands of requests
+   * would otherwise hold the loop (and every reply's delivery) until the whole burst is decided.
+   */
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    let sliceStart = performance.now();
+    let turn = nextTurn();
+    for (let job = this.jobs.shift(); job; job = this.jobs.shift()) {
+      if (performance.now() - sliceStart >= HANDLER_SLICE_MS && !turn.passed) {
+        this.uncorkAll();
+        await turn.promise;
+      }
+      if (turn.passed) {
+        this.uncorkAll();
+        sliceStart = performance.now();
+        turn = nextTurn();
+      }
+      await Promise.race([job(), turn.promise]);
     }
+    this.pumping = false;
+    this.uncorkAll();
+  }
+
+  /** Sends the replies gathered during a slice (at most HANDLER_SLICE_MS and one loop turn old). */
+  private uncorkAll(): void {
+    for (const socket of this.corked) socket.uncork();
+    this.corked.clear();
   }
 
   /** A refusal before (or instead of) authentication: unsigned, and usually the end of the connection. */
@@ -406,6 +485,10 @@ export class ApprovalServer {
   private write(conn: Connection, frame: object): void {
     const socket = conn.socket;
     if (socket.destroyed || !socket.writable) return;
+    if (this.pumping && !this.corked.has(socket)) {
+      socket.cork();
+      this.corked.add(socket);
+    }
     socket.write(`${JSON.stringify(frame)}\n`);
   }
 }

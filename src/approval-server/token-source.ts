@@ -1,22 +1,34 @@
-// The socket token as the approvals file holds it right now. Each frame asks for it; a cheap stat
-// notices when the file was replaced (atomic writes change its inode), so a rotated token takes
-// effect for the very next frame without a watcher race.
+// The socket token as the approvals file holds it right now. Each frame asks for it. The file's
+// folder is watched (core/store/file-watch.ts): while nothing happened there, and at most for a
+// second, the last answer stands without a filesystem call; otherwise a stat notices whether the file
+// was replaced (atomic writes change its inode) or changed mode, and only then is it trust-checked and
+// read again. A rotated token or a file that became untrusted takes effect as soon as the watch tells.
 import fs from "node:fs";
 import { ApprovalsFileSchema } from "../core/approvals/schema.js";
 import type { Logger } from "../core/log.js";
-import { parseJsonText } from "../core/store/index.js";
+import { parseJsonText, watchFile } from "../core/store/index.js";
 import { checkTrustedFile } from "../core/io/trust.js";
 
 export interface TokenSource {
   /** The current token, or null when the approvals file has never been readable. */
   current(): string | null;
+  /** Stops watching the file (the server calls it when it closes). */
+  close?(): void;
+  /** The file was just written by this process: look at it for the next frame, before the watch tells. */
+  invalidate?(): void;
 }
 
 export function approvalsFileTokenSource(file: string, logger: Logger): TokenSource {
   let token: string | null = null;
   let signature = "";
+  const watch = watchFile(file);
+  let written = false;
   return {
+    close: () => watch.close(),
+    invalidate: () => (written = true),
     current() {
+      if (!watch.changed() && !written) return token;
+      written = false;
       const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: false });
       const next = stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : "missing";
       if (next === signature) return token;

@@ -1,4 +1,5 @@
-// The `gatehouse` command: a table of subcommands, each in its own module under commands/.
+// The `gatehouse` command: a table of subcommands, each in its own module under commands/, imported
+// only when it runs.
 import { checkTrustedHome } from "../core/io/trust.js";
 import {
   createCliContext,
@@ -7,16 +8,12 @@ import {
   type CliContext,
   type CommandSpec,
 } from "./context.js";
+import { commands } from "./commands/index.js";
 
-/** Every command, loaded on demand; the agents' hook (run once per tool call) loads only its own module. */
-async function loadCommands(name: string | undefined): Promise<CommandSpec[]> {
-  if (name === "hook") return [(await import("./commands/hook.js")).command];
-  return (await import("./commands/index.js")).commands;
-}
-
-function helpText(commands: CommandSpec[]): string {
+async function helpText(): Promise<string> {
+  const specs = await Promise.all(commands.map((c) => c.load()));
   const width = Math.max(...commands.map((c) => c.name.length));
-  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  const lines = specs.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
     "Usage: gatehouse <command> [options]",
     "",
@@ -33,20 +30,20 @@ function helpText(commands: CommandSpec[]): string {
 
 export async function main(argv: string[], ctx: CliContext = createCliContext()): Promise<number> {
   const [name, ...rest] = argv;
-  const commands = await loadCommands(name);
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    ctx.stdout.write(`${helpText(commands)}\n`);
+    ctx.stdout.write(`${await helpText()}\n`);
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v") {
     ctx.stdout.write(`${(await import("../version.js")).APP_VERSION}\n`);
     return 0;
   }
-  const spec: CommandSpec | undefined = commands.find((c) => c.name === name);
-  if (!spec) {
-    ctx.stderr.write(`gatehouse: unknown command "${name}"\n\n${helpText(commands)}\n`);
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
+    ctx.stderr.write(`gatehouse: unknown command "${name}"\n\n${await helpText()}\n`);
     return 2;
   }
+  const spec: CommandSpec = await entry.load();
   if (rest[0] === "--help" || rest[0] === "-h") {
     ctx.stdout.write(`Usage: ${spec.usage}\n\n${spec.summary}\n`);
     return 0;

@@ -1,6 +1,8 @@
 // `E/audit.jsonl` (architecture.md "Data folders"): one JSON line per decision and per run, saying who
-// decided. Appended with one write of the whole line (O_APPEND), so concurrent processes never
-// interleave; never holds the environment or output. Rotated to `audit.jsonl.1` past 10 MiB.
+// decided. Appended with one write of whole lines (O_APPEND), so concurrent processes never
+// interleave; never holds the environment or output. Rotated to `audit.jsonl.1` past 10 MiB. Lines
+// that arrive while a write is under way go out together in the next write (one lstat and one write
+// per batch on the kept-open file), so a busy server pays for its audit once per batch, not per line.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { withFileLock } from "../core/store/index.js";
@@ -25,13 +27,18 @@ export interface AuditLogOptions {
 
 /** How long an idle log keeps its file open (bursts of runs reuse it; idle instances hold nothing). */
 const KEEP_OPEN_MS = 1_000;
+/** At most this much goes out in one write; the rest follows in the next. */
+const MAX_BATCH_BYTES = 1024 * 1024;
 
 export class AuditLog {
   readonly path: string;
   private readonly maxBytes: number;
   private folderReady: Promise<unknown> | null = null;
-  /** Appends of this instance run one after another (so the open file is never closed under a write). */
+  /** Writes of this instance run one after another (so the open file is never closed under a write). */
   private chain: Promise<void> = Promise.resolve();
+  /** Lines waiting for the next write, and that write (settled when they are on disk). */
+  private queue: Buffer[] = [];
+  private nextWrite: Promise<void> | null = null;
   private open: { handle: fs.FileHandle; ino: bigint } | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
 
@@ -44,12 +51,35 @@ export class AuditLog {
     return `${this.path}.1`;
   }
 
-  /** Appends one record (validated first: a bad record is a bug and throws). */
+  /**
+   * Appends one record (validated first: a bad record is a bug and throws). Settles when the write
+   * that carries it is done; close() waits for every line appended before it.
+   */
   async append(record: AuditRecord): Promise<void> {
-    const line = Buffer.from(`${JSON.stringify(AuditRecordSchema.parse(record))}\n`);
-    const written = this.chain.then(() => this.writeLine(line));
+    this.queue.push(Buffer.from(`${JSON.stringify(AuditRecordSchema.parse(record))}\n`));
+    if (this.nextWrite) return this.nextWrite;
+    const written = this.chain.then(() => this.writeQueued());
+    this.nextWrite = written;
     this.chain = written.catch(() => undefined);
     return written;
+  }
+
+  /** Writes the lines queued for this write (exactly those whose appends got its promise), in batches. */
+  private async writeQueued(): Promise<void> {
+    this.nextWrite = null;
+    const lines = this.queue.splice(0);
+    let start = 0;
+    while (start < lines.length) {
+      let end = start;
+      let size = 0;
+      while (end < lines.length && (end === start || size + lines[end]!.length <= MAX_BATCH_BYTES)) {
+        size += lines[end]!.length;
+        end++;
+      }
+      const batch = lines.slice(start, end);
+      await this.writeLine(batch.length === 1 ? batch[0]! : Buffer.concat(batch, size));
+      start = end;
+    }
   }
 
   /** Closes the file now (it also closes itself after a second without appends). */

@@ -13,6 +13,7 @@ import {
   type OutputMode,
   type StreamName,
 } from "./output-capture.js";
+import { ReadMemory } from "./read-memory.js";
 import { spawnTargetFor, type ShellChoice } from "./shell-command.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -215,11 +216,13 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
       terminate("cancel");
     }
 
+    const memory = new ReadMemory();
     const watch = (name: StreamName, stream: Readable | null) => {
       if (!stream) return;
       openStreams++;
       stream.on("data", (chunk: Buffer) => {
         capture.push(name, chunk);
+        memory.read(chunk.length);
         let pending: void | Promise<void>;
         try {
           pending = hooks.onOutput?.(name, chunk);

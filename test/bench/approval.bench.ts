@@ -1,17 +1,25 @@
 // approval.rtt (bench.md): round trip of a signed, rule-decided `approval.request` through the real
-// headless runner (`gatehouse serve` in its own process, real gate, real audit log), against a raw
-// JSON-line echo in its own process over the same kind of socket, measured in the same run; then
-// decided requests per second with 8 clients.
+// headless runner (`gatehouse serve` in its own process, real gate, real audit log), against a signed
+// echo in its own process over the same kind of socket, answered through the same client code
+// (signing requests, verifying replies: signed-echo.ts), measured in the same run; then decided
+// requests per second with 8 clients for a few seconds. approval.sustained: 8 clients for 20 s
+// (GATEHOUSE_BENCH_SUSTAINED_SECONDS=60 for the full minute), then
+// a clean shutdown; every decision must have its audit line and no reply may be `busy`.
 // Each connection may send at most 2 000 requests/s (approval-protocol.md "Limits"), so requests on
 // one connection are paced at ≤ 1 900/s for both the server and the echo.
 import { spawn, type ChildProcess } from "node:child_process";
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { connectToHome, type ApprovalClient } from "../../src/approval-server/client.js";
+import {
+  connectApprovalClient,
+  connectToHome,
+  readSocketCredentials,
+  type ApprovalClient,
+} from "../../src/approval-server/client.js";
 import { ApprovalsStore } from "../../src/core/approvals/index.js";
 import { resolvePaths } from "../../src/core/paths.js";
 import { percentile, round, type Benchmark, type BenchResult } from "./harness.js";
@@ -29,23 +37,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** dist/test/bench → bin/gatehouse.js */
 const GATEHOUSE_BIN = path.resolve(here, "../../../bin/gatehouse.js");
 
-const ECHO_SERVER = `
-const net = require("net");
-const server = net.createServer((socket) => {
-  let buffer = "";
-  socket.setEncoding("utf8");
-  socket.on("data", (d) => {
-    buffer += d;
-    let i;
-    while ((i = buffer.indexOf("\\n")) !== -1) {
-      const frame = JSON.parse(buffer.slice(0, i));
-      buffer = buffer.slice(i + 1);
-      socket.write(JSON.stringify(frame) + "\\n");
-    }
-  });
-});
-server.listen(process.argv[1], () => process.stdout.write("ready\\n"));
-`;
+const SIGNED_ECHO = path.join(here, "signed-echo.js");
+/**
+ * approval.sustained runs 20 s by default so that `npm run bench` keeps each bench under a minute;
+ * GATEHOUSE_BENCH_SUSTAINED_SECONDS=60 gives the issue's full 60 s.
+ */
+const SUSTAINED_SECONDS = Number(process.env.GATEHOUSE_BENCH_SUSTAINED_SECONDS ?? 20);
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, readyText: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -85,32 +82,6 @@ async function pacedRtts(roundTrip: () => Promise<void>): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-async function echoRtts(socketPath: string, sample: string): Promise<number[]> {
-  const socket = net.connect(socketPath);
-  await new Promise<void>((resolve) => socket.once("connect", resolve));
-  socket.setEncoding("utf8");
-  let pending: (() => void) | null = null;
-  let buffer = "";
-  socket.on("data", (d: string) => {
-    buffer += d;
-    if (buffer.endsWith("\n")) {
-      buffer = "";
-      pending?.();
-    }
-  });
-  try {
-    return await pacedRtts(
-      () =>
-        new Promise<void>((resolve) => {
-          pending = resolve;
-          socket.write(`${sample}\n`);
-        }),
-    );
-  } finally {
-    socket.destroy();
-  }
-}
-
 async function run(): Promise<BenchResult> {
   const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gh-bench-")));
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
@@ -124,9 +95,11 @@ async function run(): Promise<BenchResult> {
   const children: ChildProcess[] = [];
   const clients: ApprovalClient[] = [];
   try {
-    const echoSocket = path.join(home, "echo.sock");
-    children.push(await startChild(["-e", ECHO_SERVER, echoSocket], env, "ready"));
     children.push(await startChild([GATEHOUSE_BIN, "serve"], env, "Gatehouse is serving"));
+    const credentials = await readSocketCredentials(paths);
+    if (credentials.status !== "ok") throw new Error(credentials.reason);
+    const echoSocket = path.join(paths.executorHome, "echo.sock");
+    children.push(await startChild([SIGNED_ECHO, echoSocket, credentials.token], env, "ready"));
 
     const connect = async () => {
       const connected = await connectToHome(paths, { timeoutMs: 60_000 });
@@ -147,17 +120,13 @@ async function run(): Promise<BenchResult> {
     const pings = await pacedRtts(async () => {
       if ((await one.request("ping", {})).status !== "ok") throw new Error("ping failed");
     });
-    // The echo gets a line of the same size as a signed request frame.
-    const sample = JSON.stringify({
-      v: 2,
-      type: "approval.request",
-      id: "abcdef01-1",
-      nonce: "0".repeat(32),
-      ts: Date.now(),
-      body: JSON.stringify(body),
-      mac: "0".repeat(64),
-    });
-    const baseline = await echoRtts(echoSocket, sample);
+    // The same client code against the signed echo: the same request, signed and verified alike.
+    const echoed = await connectApprovalClient({ socketPath: echoSocket, token: credentials.token });
+    if (echoed.status !== "connected") throw new Error(echoed.reason);
+    clients.push(echoed.client);
+    const baseline = await pacedRtts(async () =>
+      check(await echoed.client.request("approval.request", body)),
+    );
 
     // Throughput: 8 connections, each keeping requests in flight within its rate limit.
     const many = await Promise.all(Array.from({ length: CLIENTS }, () => connect()));
@@ -192,8 +161,8 @@ async function run(): Promise<BenchResult> {
       unit: "ms (p50)",
       baseline: round(base50, 4),
       ratio: round(ratio, 2),
-      target: "p50 ratio ≤ 2.0; ≥ 10000 decided requests/s with 8 clients",
-      ok: ratio <= 2.0 && perSecond >= 10_000,
+      target: "p50 ratio ≤ 2.0 (signed echo)",
+      ok: ratio <= 2.0,
       details: {
         p99Ms: round(percentile(times, 99), 4),
         pingP50Ms: round(percentile(pings, 50), 4),
@@ -203,6 +172,7 @@ async function run(): Promise<BenchResult> {
         throughputCeilingPerSecond: CLIENTS * PER_CONNECTION_RATE,
         clients: CLIENTS,
         requests: REQUESTS,
+        loadAverage1m: round(os.loadavg()[0] ?? 0, 2),
       },
     };
   } finally {
@@ -212,4 +182,142 @@ async function run(): Promise<BenchResult> {
   }
 }
 
-export const benchmarks: Benchmark[] = [{ name: "approval.rtt", run }];
+/** user + system seconds of a process (Linux /proc), or null elsewhere. */
+async function cpuSeconds(pid: number): Promise<number | null> {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps every generation of the audit log that rotation moves aside (a hard link to each new
+ * `audit.jsonl.1`), so the lines can all be counted at the end; returns the count function.
+ */
+function keepAuditGenerations(folder: string): { stop(): void; countLines(): Promise<number> } {
+  const seen = new Set<number>();
+  const keep = () => {
+    try {
+      const rotated = path.join(folder, "audit.jsonl.1");
+      const { ino } = fsSync.statSync(rotated);
+      if (seen.has(ino)) return;
+      seen.add(ino);
+      fsSync.linkSync(rotated, path.join(folder, `kept-audit-${ino}.jsonl`));
+    } catch {
+      // not rotated yet
+    }
+  };
+  const watcher = fsSync.watch(folder, () => keep());
+  return {
+    stop: () => watcher.close(),
+    async countLines() {
+      keep();
+      let lines = 0;
+      for (const name of await fs.readdir(folder)) {
+        if (name !== "audit.jsonl" && !name.startsWith("kept-audit-")) continue;
+        const text = await fs.readFile(path.join(folder, name), "utf8");
+        for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+      }
+      return lines;
+    },
+  };
+}
+
+async function sustained(): Promise<BenchResult> {
+  const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gh-bench-sustained-")));
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
+  const paths = resolvePaths(env);
+  const store = new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
+  await store.ensure();
+  await store.applyPreset("ask");
+  await store.addEntry("*", { pattern: realProgram("echo") });
+  const clients: ApprovalClient[] = [];
+  let serve: ChildProcess | null = null;
+  const generations = keepAuditGenerations(paths.executorHome);
+  try {
+    serve = await startChild([GATEHOUSE_BIN, "serve"], env, "Gatehouse is serving");
+    for (let i = 0; i < CLIENTS; i++) {
+      const connected = await connectToHome(paths, { timeoutMs: 60_000 });
+      if (connected.status !== "connected") throw new Error(connected.reason);
+      clients.push(connected.client);
+    }
+    const body = { argv: ["echo", "hello"], cwd: home };
+    const counts = { decided: 0, busy: 0, rateLimited: 0, other: 0 };
+    let firstOther = "";
+    const cpuBefore = await cpuSeconds(serve.pid!);
+    const t0 = performance.now();
+    const deadline = t0 + SUSTAINED_SECONDS * 1000;
+    await Promise.all(
+      clients.map(async (client) => {
+        let sent = 0;
+        const started = performance.now();
+        const worker = async () => {
+          while (performance.now() < deadline) {
+            const due = started + (sent * 1000) / PER_CONNECTION_RATE;
+            sent++;
+            const wait = due - performance.now();
+            if (wait > 0) await pause(wait);
+            const result = await client.request("approval.request", body);
+            if (result.status === "ok" && (result.body as { decision?: string }).decision === "allow-once")
+              counts.decided++;
+            else if (result.status === "error" && result.code === "busy") counts.busy++;
+            else if (result.status === "error" && result.code === "rate_limited") counts.rateLimited++;
+            else {
+              counts.other++;
+              firstOther ||= JSON.stringify(result).slice(0, 300);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: IN_FLIGHT_PER_CLIENT }, worker));
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const cpuAfter = await cpuSeconds(serve.pid!);
+    for (const c of clients.splice(0)) c.close();
+    await stopChild(serve); // a clean shutdown: every audit line must be on disk after it
+    serve = null;
+    const lines = await generations.countLines();
+    const perSecond = counts.decided / seconds;
+    const lost = counts.decided - lines;
+    return {
+      name: "approval.sustained",
+      value: Math.round(perSecond),
+      unit: "decided/s",
+      baseline: null,
+      ratio: null,
+      target: `≥ 10000 decided/s for ${SUSTAINED_SECONDS} s with 8 clients, 0 busy, 0 lost audit lines`,
+      ok: perSecond >= 10_000 && counts.busy === 0 && lost === 0 && counts.other === 0,
+      details: {
+        seconds: round(seconds, 1),
+        decided: counts.decided,
+        busy: counts.busy,
+        rateLimited: counts.rateLimited,
+        otherReplies: counts.other,
+        ...(firstOther ? { firstOther } : {}),
+        auditLines: lines,
+        lostAuditLines: lost,
+        offeredPerSecond: CLIENTS * PER_CONNECTION_RATE,
+        ...(cpuBefore !== null && cpuAfter !== null
+          ? {
+              serverCpuPercent: round(((cpuAfter - cpuBefore) / seconds) * 100, 1),
+              serverCpuUsPerDecision: round(((cpuAfter - cpuBefore) * 1e6) / Math.max(1, counts.decided), 1),
+            }
+          : {}),
+        loadAverage1m: round(os.loadavg()[0] ?? 0, 2),
+      },
+    };
+  } finally {
+    generations.stop();
+    for (const c of clients) c.close();
+    if (serve) await stopChild(serve);
+    await fs.rm(home, { recursive: true, force: true });
+  }
+}
+
+export const benchmarks: Benchmark[] = [
+  { name: "approval.rtt", run },
+  { name: "approval.sustained", run: sustained },
+];

@@ -1,4 +1,5 @@
-// Tests run the real CLI from dist/: build it once before the suite.
+// Tests run the real CLI from dist/: build it once before the suite, bundle included (bin/gatehouse.js
+// runs dist/cli/ as users get it).
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { REPO_ROOT } from "./cli.js";
@@ -12,4 +13,8 @@ export default function setup(): void {
       stdio: "inherit",
     },
   );
+  execFileSync(process.execPath, [path.join(REPO_ROOT, "scripts/bundle-cli.mjs")], {
+    cwd: REPO_ROOT,
+    stdio: "inherit",
+  });
 }

@@ -2,10 +2,11 @@
 // without starting anything or writing any file. Secrets are masked unless --show-secrets.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { buildLaunchSpec, maskSpec, type LaunchSpec } from "../../core/runtime/index.js";
 import { posixCommandLine } from "../../core/runtime/shell-quote.js";
+// found by walking up from the module, so it holds in dist/src/ and in the bundle (dist/cli/) alike
+import { defaultGatehouseCommand } from "../../executor/tasks/gatehouse-command.js";
 import { emptySettings, SettingsFileSchema } from "../../core/settings.js";
 import { loadJsonFile, readJsonFile } from "../../core/store/index.js";
 import { parseCommandArgs, readAllText } from "../args.js";
@@ -14,12 +15,6 @@ import { printJson, UsageError, type CliContext, type CommandSpec } from "../con
 const USAGE =
   "gatehouse runtime spec --task-json FILE [--cwd DIR] [--prompt-timeout SECONDS] [--resume ID] [--json] [--show-secrets]";
 const DEFAULT_PROMPT_TIMEOUT_SECONDS = 120;
-
-/** The gatehouse launcher of this installation, for the Claude hook command. */
-function defaultGatehouseCommand(): string[] {
-  const bin = fileURLToPath(new URL("../../../../bin/gatehouse.js", import.meta.url));
-  return [process.execPath, bin];
-}
 
 async function readTaskJson(file: string, ctx: CliContext): Promise<unknown> {
   let text: string;

@@ -2,13 +2,12 @@
 // asked of the running Gatehouse through the approval socket (the person may be prompted there);
 // with no Gatehouse running the same gate decides here with nobody to ask (askFallback), audited.
 // The hook gives up before the agent's own hook timeout, so an answer always comes from here.
-import { ownFilesOf } from "../../core/policy/own-files.js";
+// The policy engine (gate, file gate, audit log) is imported only where the hook decides by itself: with
+// Gatehouse running, a command costs the hook a socket round trip and nothing else (issue 12).
 import { requestOnce } from "../../approval-server/client.js";
 import type { ClientResult } from "../../approval-server/client.js";
 import type { DecisionBody } from "../../approval-server/protocol.js";
-import { AuditLog } from "../../executor/audit-log.js";
-import { decideFileAccess, fileGatePlaces, resolveFileTargets } from "../../executor/file-access.js";
-import { decideCommand, isAllowed, type GateDecision, type GateDeps } from "../../executor/gate.js";
+import type { GateDecision, GateDeps } from "../../executor/gate.js";
 import { approvalsStoreAt } from "../args.js";
 import type { CliContext } from "../context.js";
 import { describeDecision, type HookVerdict, type ToolCall } from "./tool-call.js";
@@ -41,8 +40,12 @@ export function agentShellDialect(env: Readonly<Record<string, string | undefine
   return shell === "zsh" ? "zsh" : "sh";
 }
 
-function localDeps(session: HookSession): GateDeps {
+async function localDeps(session: HookSession): Promise<GateDeps> {
   const { ctx } = session;
+  const [{ AuditLog }, { ownFilesOf }] = await Promise.all([
+    import("../../executor/audit-log.js"),
+    import("../../core/policy/own-files.js"),
+  ]);
   return {
     approvals: approvalsStoreAt(ctx.paths),
     audit: new AuditLog({ path: ctx.paths.audit }),
@@ -55,7 +58,8 @@ function localDeps(session: HookSession): GateDeps {
   };
 }
 
-function places(session: HookSession) {
+async function places(session: HookSession) {
+  const { fileGatePlaces } = await import("../../executor/file-access.js");
   return fileGatePlaces(session.ctx.paths, session.ctx.env, session.ctx.paths.defaultWorkspaceRoot);
 }
 
@@ -65,6 +69,10 @@ async function decideLocally(
   session: HookSession,
   why: string,
 ) {
+  const [{ decideCommand, isAllowed }, { decideFileAccess }] = await Promise.all([
+    import("../../executor/gate.js"),
+    import("../../executor/file-access.js"),
+  ]);
   const common = { agentId: session.agentId, sessionKey: session.sessionKey, source: session.source };
   const decided: GateDecision =
     call.kind === "command"
@@ -74,12 +82,12 @@ async function decideLocally(
             command: { command: call.command, shell: "posix", posixShell: session.posixShell },
             cwd: call.cwd,
           },
-          localDeps(session),
+          await localDeps(session),
         )
       : await decideFileAccess(
           { ...common, tool: call.tool, access: call.access, paths: call.paths, workdir: session.workdir },
-          places(session),
-          localDeps(session),
+          await places(session),
+          await localDeps(session),
         );
   const verdict = describeDecision(
     decided.decision,
@@ -96,9 +104,10 @@ async function decideLocally(
 /** Reading the task's own folder needs no one and is not worth an audit line: answered here. */
 async function readsOnlyInside(call: Extract<ToolCall, { kind: "file" }>, session: HookSession) {
   if (call.access !== "read") return false;
+  const { resolveFileTargets } = await import("../../executor/file-access.js");
   const targets = await resolveFileTargets(
     { paths: call.paths, access: call.access, workdir: session.workdir },
-    places(session),
+    await places(session),
   );
   return targets.every((t) => t.where === "inside");
 }

@@ -20,6 +20,7 @@ describe("prompts over the approval socket", () => {
     const client = await g.client();
     const result = await client.request("approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp" });
     expect(result).toMatchObject({ status: "ok", body: { decision: "timeout", decidedBy: "fallback" } });
+    await waitFor(() => g!.auditLines().length > 0, { what: "the audit line" });
     expect(g.auditLines()).toEqual([expect.objectContaining({ decision: "timeout", decidedBy: "fallback" })]);
   });
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { APP_VERSION } from "../../../src/version.js";
+import { waitFor } from "../../support/wait-for.js";
 import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
 import { bodyOf, errorCode, RawConnection, replyVerifies, signedFrame, type Frame } from "./raw-socket.js";
 
@@ -60,6 +61,8 @@ describe("approval socket: requests", () => {
       type: "decision",
       body: expect.objectContaining({ decision: "allow-once", decidedBy: `rule:${g.entryIds[echo]}` }),
     });
+    // the reply does not wait for the audit line (issue 12); the line follows
+    await waitFor(() => g.auditLines().length > 0, { what: "the audit line" });
     expect(g.auditLines()).toEqual([
       expect.objectContaining({ event: "decision", decision: "allow-once", source: "socket" }),
     ]);
@@ -224,8 +227,10 @@ describe("approval socket: refusals change nothing", () => {
     expect(errorCode(reply)).toBe("replay");
     expect(isUnsigned(reply)).toBe(true);
     await second.waitClosed();
-    expect(g.auditLines()).toHaveLength(1);
     await expectServerStillWorks();
+    // the first request's line and the check's own (replies do not wait for audit lines)
+    await waitFor(() => g.auditLines().length === 2, { what: "the audit lines" });
+    expect(g.auditLines().filter((line) => line.command === "echo once")).toHaveLength(1);
   });
 
   it("writes nothing but one unsigned error before a valid signed frame", async () => {

@@ -6,33 +6,153 @@
 // Results are memoised in a small LRU: the same command text always parses the same way.
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
-import { getProcessor, type File as ShFile } from "sh-syntax";
+import { LangVariant, ParseError, type IParseError, type File as ShFile } from "sh-syntax";
 import { ShellSyntaxError, type Script } from "../shell-ast.js";
 import { parseBash } from "../shell-tree-sitter.js";
 
 export type ParsedScript = { ok: true; script: Script } | { ok: false; error: string };
 
-type ShProcessor = (text: string, options?: { keepComments?: boolean }) => Promise<ShFile>;
+type ShProcessor = (text: string) => ShFile;
 
-/** The two WebAssembly calls used here (the project's TypeScript libs do not declare WebAssembly). */
+/** The WebAssembly calls used here (the project's TypeScript libs do not declare WebAssembly). */
 interface Wasm {
   compile(bytes: Uint8Array): Promise<unknown>;
-  instantiate(module: unknown, imports: unknown): Promise<unknown>;
+  instantiate(module: unknown, imports: unknown): Promise<{ exports: Record<string, unknown> }>;
 }
 const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
-/** Compiles sh-syntax's WebAssembly once per process; each parse then only instantiates it. */
-let compiledProcessor: Promise<ShProcessor> | null = null;
-function shSyntax(): Promise<ShProcessor> {
-  compiledProcessor ??= (async () => {
+/** TinyGo's runtime glue, installed as a global by sh-syntax's entry module (imported above). */
+interface GoRuntime {
+  importObject: unknown;
+  run(instance: unknown): Promise<unknown>;
+}
+const Go = (globalThis as unknown as { Go: new () => GoRuntime }).Go;
+
+/** sh-syntax's `process` export and what it needs: its memory and TinyGo's C-style allocator. */
+interface ShExports {
+  memory: { buffer: ArrayBuffer };
+  malloc(size: number): number;
+  free(pointer: number): void;
+  process(...args: (number | boolean)[]): number;
+}
+
+/**
+ * A fresh instance serves this many parses, or until its memory passes MAX_INSTANCE_MEMORY, then the
+ * next parse starts another: WebAssembly memory never shrinks, and one long command must not pin it.
+ */
+const PARSES_PER_INSTANCE = 20_000;
+const MAX_INSTANCE_MEMORY = 64 * 1024 * 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * One live sh-syntax instance, reused across parses (instantiating its WebAssembly and starting the Go
+ * runtime cost ≈ 4 ms, the parse itself tens of µs). Calls are synchronous, so parses never overlap.
+ * It makes the `process` call sh-syntax's own processor makes for a parse (bash, no comments, no
+ * recovery), with one difference that matters only for a kept instance: the inputs are copied into
+ * blocks from TinyGo's `malloc` (freed after the call), because the package's `wasmAlloc` returns
+ * the address of a slice header, and writing the text there overruns the heap — harmless in an
+ * instance used once, fatal after a few thousand parses. Anything but a clean result or a parse
+ * error — a trap inside the module — drops the instance: the next parse gets a fresh one.
+ */
+class ShSyntaxInstance {
+  private exports: ShExports | null = null;
+  private parses = 0;
+
+  constructor(private readonly module: unknown) {}
+
+  async ready(): Promise<ShProcessor> {
+    if (this.exports === null || this.worn()) {
+      this.exports = null;
+      const go = new Go();
+      const instance = await wasm.instantiate(this.module, go.importObject);
+      void go.run(instance);
+      this.exports = instance.exports as unknown as ShExports;
+      this.parses = 0;
+    }
+    const exports = this.exports;
+    return (text) => this.parse(exports, text);
+  }
+
+  private worn(): boolean {
+    return (
+      this.parses >= PARSES_PER_INSTANCE ||
+      (this.exports?.memory.buffer.byteLength ?? 0) > MAX_INSTANCE_MEMORY
+    );
+  }
+
+  private parse(exports: ShExports, text: string): ShFile {
+    this.parses++;
+    let resultText: string;
+    try {
+      resultText = callProcess(exports, text);
+    } catch (error) {
+      if (this.exports === exports) this.exports = null; // a trap may leave its heap in any state
+      throw error;
+    }
+    if (!resultText.startsWith('{"') || !resultText.endsWith("}")) {
+      throw new ParseError({ Incomplete: true, Text: resultText });
+    }
+    const { file, parseError, message } = JSON.parse(resultText) as {
+      file: ShFile;
+      parseError?: IParseError | null;
+      message?: string;
+    };
+    if (parseError || message) {
+      throw parseError == null ? new SyntaxError(message) : new ParseError(parseError);
+    }
+    return file;
+  }
+}
+
+/** One `process` call as sh-syntax's processor makes it for a parse; returns the JSON it answers. */
+function callProcess(exports: ShExports, text: string): string {
+  const { memory, malloc, free, process } = exports;
+  const source = encoder.encode(text);
+  const blocks: number[] = [];
+  const put = (bytes: Uint8Array): number => {
+    const pointer = malloc(Math.max(1, bytes.byteLength));
+    if (pointer === 0) throw new Error("sh-syntax is out of memory");
+    blocks.push(pointer);
+    new Uint8Array(memory.buffer).set(bytes, pointer);
+    return pointer;
+  };
+  let resultPointer: number;
+  try {
+    const filePath = put(new Uint8Array(0));
+    const textPointer = put(source);
+    const stopAt = put(new Uint8Array(0));
+    // prettier-ignore
+    resultPointer = process(
+      filePath, 0, 0,
+      textPointer, source.byteLength, source.byteLength,
+      false, // print
+      false, // keepComments
+      LangVariant.LangBash,
+      stopAt, 0, 0,
+      0, // recoverErrors
+      false, // simplify
+      2, // indent (printer only)
+      true, true, true, false, false, false, false, // printer options (unused for a parse)
+    );
+  } finally {
+    for (const pointer of blocks) free(pointer);
+  }
+  const result = new Uint8Array(memory.buffer).subarray(resultPointer);
+  const end = result.indexOf(0);
+  return decoder.decode(result.subarray(0, end));
+}
+
+/** Compiles sh-syntax's WebAssembly once per process and keeps one instance alive between parses. */
+let liveInstance: Promise<ShSyntaxInstance> | null = null;
+async function shSyntax(): Promise<ShProcessor> {
+  liveInstance ??= (async () => {
     const wasmPath = createRequire(import.meta.url).resolve("sh-syntax/main.wasm");
-    const module = await wasm.compile(await fs.readFile(wasmPath));
-    const instantiate = (imports: unknown) => wasm.instantiate(module, imports);
-    return getProcessor(
-      instantiate as unknown as Parameters<typeof getProcessor>[0],
-    ) as unknown as ShProcessor;
+    return new ShSyntaxInstance(await wasm.compile(await fs.readFile(wasmPath)));
   })();
-  return compiledProcessor;
+  liveInstance.catch(() => (liveInstance = null));
+  return (await liveInstance).ready();
 }
 
 function byteOffset(text: string, index: number): number {
@@ -54,7 +174,7 @@ export async function parseScriptChecked(text: string): Promise<ParsedScript> {
   }
   let file: ShFile;
   try {
-    file = await (await processor)(text, { keepComments: false });
+    file = (await processor)(text);
   } catch (error) {
     const message = (error as { Text?: string; message?: string }).Text ?? (error as Error).message;
     return { ok: false, error: `the shell parser rejected it: ${message}` };

@@ -1,0 +1,117 @@
+// The decided path without a filesystem call per request (issue 12): the approvals file, its token
+// and the settings are watched instead of read per request — so every change must still take effect,
+// and a file that becomes untrusted must still be refused; audit lines are written after the reply
+// in batches, and none is lost on a clean shutdown; the nonce memory is sized so that clients within
+// the limits never see `busy`.
+import fs from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { ApprovalsStore } from "../../../src/core/approvals/index.js";
+import { NONCE_MEMORY_MS } from "../../../src/approval-server/frame-auth.js";
+import { DEFAULT_LIMITS, nonceCapacityFor } from "../../../src/approval-server/limits.js";
+import { waitFor } from "../../support/wait-for.js";
+import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { errorCode, RawConnection, signedFrame } from "./raw-socket.js";
+
+let g: RunningGatehouse | null = null;
+afterEach(async () => {
+  await g?.stop();
+  g = null;
+});
+
+async function pingWith(token: string): Promise<string> {
+  const conn = await RawConnection.open(g!.socketPath);
+  try {
+    conn.send(signedFrame(token, "ping", {}));
+    const reply = await conn.nextFrame(0);
+    return reply.type === "error" ? errorCode(reply) : reply.type;
+  } finally {
+    conn.close();
+  }
+}
+
+describe("the decided path reads its files through watches", () => {
+  it("refuses every token once the approvals file becomes writable by others, and takes it again once fixed", async () => {
+    g = await startGatehouse();
+    const token = g.token();
+    expect(await pingWith(token)).toBe("pong");
+    await fs.chmod(g.t.paths.approvals, 0o666);
+    await waitFor(async () => (await pingWith(token)) === "bad_mac", { what: "the token to be refused" });
+    await fs.chmod(g.t.paths.approvals, 0o600);
+    await waitFor(async () => (await pingWith(token)) === "pong", { what: "the token to be taken again" });
+  });
+
+  it("takes a token written by another process and refuses the old one", async () => {
+    g = await startGatehouse();
+    const old = g.token();
+    const other = new ApprovalsStore({
+      path: g.t.paths.approvals,
+      defaultSocketPath: g.t.paths.defaultSocket,
+    });
+    await other.rotateToken();
+    const fresh = g.token();
+    await waitFor(async () => (await pingWith(fresh)) === "pong", { what: "the new token" });
+    expect(await pingWith(old)).toBe("bad_mac");
+  });
+
+  it("applies an allowlist edit made by another process to the next decisions", async () => {
+    g = await startGatehouse();
+    const client = await g.client();
+    const ask = { argv: ["rm", "-f", "nothing-here"], cwd: "/tmp" };
+    expect(await client.request("approval.request", ask)).toMatchObject({
+      body: { decision: "timeout", decidedBy: "fallback" },
+    });
+    const other = new ApprovalsStore({
+      path: g.t.paths.approvals,
+      defaultSocketPath: g.t.paths.defaultSocket,
+    });
+    await other.addEntry("*", { pattern: realExecutable("rm") });
+    await waitFor(
+      async () => {
+        const result = await client.request("approval.request", ask);
+        return result.status === "ok" && (result.body as { decision: string }).decision === "allow-once";
+      },
+      { what: "the new entry to decide" },
+    );
+  });
+});
+
+describe("audit lines after the reply", () => {
+  it("writes one line per decision for a burst of pipelined requests, all of them by the end of a clean shutdown", async () => {
+    g = await startGatehouse({ policy: { allow: [realExecutable("echo")] } });
+    const client = await g.client();
+    const body = { argv: ["echo", "hi"], cwd: "/tmp" };
+    const replies = await Promise.all(
+      Array.from({ length: 1_500 }, () => client.request("approval.request", body)),
+    );
+    expect(replies.every((r) => r.status === "ok")).toBe(true);
+    await g.services.stop();
+    const lines = g.auditLines();
+    expect(lines).toHaveLength(1_500);
+    expect(new Set(lines.map((l) => l.runId)).size).toBe(1_500);
+    expect(lines.every((l) => l.event === "decision" && l.decision === "allow-once")).toBe(true);
+  });
+});
+
+describe("nonce memory", () => {
+  it("holds every nonce the total rate limit can let in while a nonce is remembered", () => {
+    const perSecond = DEFAULT_LIMITS.requestsPerSecondTotal;
+    expect(DEFAULT_LIMITS.nonceCapacity).toBe(nonceCapacityFor(perSecond));
+    expect(DEFAULT_LIMITS.nonceCapacity).toBeGreaterThanOrEqual(perSecond * (NONCE_MEMORY_MS / 1000 + 1));
+    // the sustained target (bench.md approval.sustained) fits with room to spare
+    expect(perSecond).toBeGreaterThanOrEqual(10_000 * 1.5);
+  });
+
+  it("answers a flood past the total rate with rate_limited, never busy, and keeps the connections", async () => {
+    g = await startGatehouse({ limits: { requestsPerSecondTotal: 40, requestsPerSecond: 1_000 } });
+    const clients = await Promise.all([g.client(), g.client()]);
+    const replies = await Promise.all(
+      clients.flatMap((c) => Array.from({ length: 150 }, () => c.request("ping", {}))),
+    );
+    const codes = replies.map((r) => (r.status === "ok" ? "ok" : r.status === "error" ? r.code : r.status));
+    expect(codes).not.toContain("busy");
+    expect(codes.filter((c) => c === "ok").length).toBeGreaterThan(0);
+    expect(codes.filter((c) => c === "ok").length).toBeLessThanOrEqual(80);
+    expect(new Set(codes)).toEqual(new Set(["ok", "rate_limited"]));
+    expect((await clients[0]!.request("ping", {})).status).not.toBe("unavailable");
+  });
+});

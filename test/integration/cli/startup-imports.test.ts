@@ -1,0 +1,129 @@
+// What each hot CLI path loads (issue 12, docs/decisions.md "Start-up"): the Claude Code hook runs on
+// every Bash tool call, so it must not pay for the runner's services, the backend connection
+// (Socket.IO), archives, YAML or file watching — and, with Gatehouse running, not even for the policy
+// engine, which the server applies. A list of forbidden modules, checked on the real `gatehouse` (the
+// bundle in dist/cli/ when it is built, mapped back to source modules through its modules.json).
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalsStore } from "../../../src/core/approvals/index.js";
+import { GATEHOUSE_BIN, REPO_ROOT } from "../../support/cli.js";
+import { realProgram } from "../../support/programs.js";
+import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+import { startServe, type ServeProcess } from "../approval-server/serve-process.js";
+import { spawn } from "node:child_process";
+
+const TRACER = path.join(REPO_ROOT, "dist/test/support/module-trace.js");
+const BUNDLE_MAP = path.join(REPO_ROOT, "dist/cli/modules.json");
+
+/** Never on a CLI hot path: the runner, the device side, and the libraries only they use. */
+const NEVER = [
+  "src/services.js",
+  "src/device/",
+  "src/core/capabilities/",
+  "src/core/skills/",
+  "src/executor/tasks/",
+  "node_modules/socket.io-client/",
+  "node_modules/engine.io-client/",
+  "node_modules/ws/",
+  "node_modules/chokidar/",
+  "node_modules/tar/",
+  "node_modules/yauzl/",
+  "node_modules/yaml/",
+];
+/** With Gatehouse running the hook only asks it: no policy engine, no parsers, no spawning. */
+const NOT_WHEN_SERVED = [
+  "src/core/policy/",
+  "src/executor/gate.js",
+  "src/executor/run-process.js",
+  "node_modules/web-tree-sitter/",
+  "node_modules/sh-syntax/",
+];
+
+let t: TempHome;
+let bundleMap: Record<string, string[]> | null = null;
+
+beforeAll(async () => {
+  t = await makeTempHome("gh-startup-");
+  const store = new ApprovalsStore({ path: t.paths.approvals, defaultSocketPath: t.paths.defaultSocket });
+  await store.ensure();
+  await store.applyPreset("ask");
+  await store.addEntry("*", { pattern: realProgram("git") });
+  bundleMap = JSON.parse(await fs.readFile(BUNDLE_MAP, "utf8").catch(() => "null")) as typeof bundleMap;
+});
+afterAll(async () => t?.cleanup());
+
+/** Runs `gatehouse ARGS` under the tracer; returns its stdout and the source modules it loaded. */
+async function traced(args: string[], input = ""): Promise<{ stdout: string; modules: string[] }> {
+  const trace = path.join(t.home, `trace-${Date.now()}-${Math.random()}.txt`);
+  const stdout = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", TRACER, GATEHOUSE_BIN, ...args], {
+      env: { ...t.env, GATEHOUSE_MODULE_TRACE: trace },
+      cwd: t.home,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${err}`))));
+    child.stdin.end(input);
+  });
+  const urls = (await fs.readFile(trace, "utf8")).split("\n").filter(Boolean);
+  const modules = new Set<string>();
+  for (const url of urls) {
+    const file = url.startsWith("file://") ? decodeURIComponent(new URL(url).pathname) : url;
+    const chunk = path.relative(path.join(REPO_ROOT, "dist/cli"), file);
+    const inBundle = bundleMap && !chunk.startsWith("..") ? bundleMap[chunk] : undefined;
+    for (const id of inBundle ?? [file]) modules.add(id.replace(/^(\.\.\/)+/, "/"));
+  }
+  return { stdout, modules: [...modules] };
+}
+
+const hookInput = (command: string) =>
+  JSON.stringify({
+    session_id: "s1",
+    cwd: "/tmp",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+  });
+
+function loadedOf(modules: string[], forbidden: string[]): string[] {
+  return modules.filter((m) => forbidden.some((f) => m.includes(f)));
+}
+
+describe("start-up imports of the hot CLI paths", () => {
+  it("the hook asking a running Gatehouse loads neither the runner, the backend libraries nor the policy engine", async () => {
+    let serve: ServeProcess | null = null;
+    try {
+      serve = await startServe(t.env);
+      const { stdout, modules } = await traced(["hook", "claude"], hookInput("git status"));
+      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe("allow");
+      expect(stdout).not.toContain("not running");
+      expect(modules.some((m) => m.includes("src/cli/commands/hook.js"))).toBe(true);
+      expect(loadedOf(modules, [...NEVER, ...NOT_WHEN_SERVED])).toEqual([]);
+    } finally {
+      await serve?.stop();
+    }
+  });
+
+  it("the hook deciding alone (no Gatehouse running) loads the policy engine but nothing of the runner", async () => {
+    const { stdout, modules } = await traced(["hook", "claude"], hookInput("git status"));
+    expect(stdout).toContain("not running");
+    expect(modules.some((m) => m.includes("src/core/policy/"))).toBe(true);
+    expect(loadedOf(modules, NEVER)).toEqual([]);
+  });
+
+  it("policy explain loads nothing of the runner", async () => {
+    const { stdout, modules } = await traced(["policy", "explain", "--json", "--", "git", "status"]);
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: "run" });
+    expect(loadedOf(modules, NEVER)).toEqual([]);
+  });
+
+  it("the tracer sees what a command really loads (serve pulls in the runner)", async () => {
+    const { modules } = await traced(["serve", "--help"]);
+    expect(loadedOf(modules, ["src/services.js"])).not.toEqual([]);
+  });
+});

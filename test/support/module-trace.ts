@@ -1,0 +1,22 @@
+// Preload (`node --import dist/test/support/module-trace.js …`) that records every module the process
+// loads into the file named by GATEHOUSE_MODULE_TRACE, one per line: ES modules as the loader sees
+// them (a hook on its own thread appends each URL as it loads), CommonJS ones from require.cache at
+// exit. Used by the start-up test to check which code a command pulls in.
+import fs from "node:fs";
+import { createRequire, register } from "node:module";
+
+const out = process.env.GATEHOUSE_MODULE_TRACE;
+if (out) {
+  const hooks = `
+    import fs from "node:fs";
+    export async function load(url, context, next) {
+      fs.appendFileSync(${JSON.stringify(out)}, url + "\\n");
+      return next(url, context);
+    }`;
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+  const require = createRequire(import.meta.url);
+  process.on("exit", () => {
+    const cjs = Object.keys(require.cache).map((file) => `file://${file}`);
+    fs.appendFileSync(out, cjs.map((line) => `${line}\n`).join(""));
+  });
+}
