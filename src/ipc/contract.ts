@@ -104,6 +104,21 @@ export const FileAccessViewSchema = z.object({
 });
 export type FileAccessView = z.infer<typeof FileAccessViewSchema>;
 
+/** What could go badly wrong if the request were allowed (core/policy/risk.ts), dangers first. */
+export const RiskSchema = z.object({
+  kind: z.enum([
+    "destructive",
+    "network-to-shell",
+    "privilege",
+    "outside-workdir",
+    "own-files",
+    "runs-if-unanswered",
+  ]),
+  level: z.enum(["danger", "caution"]),
+  detail: z.string(),
+});
+export type Risk = z.infer<typeof RiskSchema>;
+
 /** A pending approval as the dialog shows it. */
 export const PromptViewSchema = z.object({
   id: z.string(),
@@ -118,6 +133,8 @@ export const PromptViewSchema = z.object({
   explanation: ExplanationSchema,
   /** Set when the request is a file access rather than a command. */
   fileAccess: FileAccessViewSchema.optional(),
+  /** What a wrong "allow" could do, for the banner at the top of the dialog, the tray and notifications. */
+  risks: z.array(RiskSchema),
   createdAt: z.number(),
   expiresAt: z.number(),
 });

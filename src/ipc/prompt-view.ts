@@ -2,6 +2,7 @@
 // one string exactly as it will run (executor/command-text.ts is the one place that formats commands),
 // and for an agent's file access the paths and where they lie.
 import { fileAccessOf } from "../core/policy/file-edit.js";
+import { assessRisks } from "../core/policy/risk.js";
 import type { PromptRequest } from "../core/policy/types.js";
 import { displayCommand } from "../executor/command-text.js";
 import type { PromptView } from "./contract.js";
@@ -19,6 +20,7 @@ export function promptView(prompt: PromptRequest): PromptView {
     commandText: displayCommand(prompt.command),
     explanation: prompt.explanation,
     ...(fileAccess ? { fileAccess } : {}),
+    risks: assessRisks(prompt.explanation, fileAccess ?? undefined),
     createdAt: prompt.createdAt,
     expiresAt: prompt.expiresAt,
   };
