@@ -135,6 +135,8 @@ export const PromptViewSchema = z.object({
   fileAccess: FileAccessViewSchema.optional(),
   /** What a wrong "allow" could do, for the banner at the top of the dialog, the tray and notifications. */
   risks: z.array(RiskSchema),
+  /** Narrower *allow always* entries the person may choose: this folder, these exact arguments (per segment; null when the arguments are known only at run time). */
+  narrowing: z.object({ cwdPattern: z.string(), exactArgPatterns: z.array(z.string().nullable()) }),
   createdAt: z.number(),
   expiresAt: z.number(),
 });

@@ -2,6 +2,8 @@
 // one string exactly as it will run (executor/command-text.ts is the one place that formats commands),
 // and for an agent's file access the paths and where they lie.
 import { fileAccessOf } from "../core/policy/file-edit.js";
+import { escapeGlob } from "../core/approvals/index.js";
+import { exactArgPattern } from "../core/policy/proposals.js";
 import { assessRisks } from "../core/policy/risk.js";
 import type { PromptRequest } from "../core/policy/types.js";
 import { displayCommand } from "../executor/command-text.js";
@@ -21,6 +23,12 @@ export function promptView(prompt: PromptRequest): PromptView {
     explanation: prompt.explanation,
     ...(fileAccess ? { fileAccess } : {}),
     risks: assessRisks(prompt.explanation, fileAccess ?? undefined),
+    narrowing: {
+      cwdPattern: escapeGlob(prompt.cwd.replace(/\\/g, "/")),
+      exactArgPatterns: prompt.explanation.segments.map((s) =>
+        s.dynamicArgs ? null : exactArgPattern(s.argv.slice(1)),
+      ),
+    },
     createdAt: prompt.createdAt,
     expiresAt: prompt.expiresAt,
   };

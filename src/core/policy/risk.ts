@@ -35,9 +35,17 @@ const CODE_RUNNERS = new Set([
 const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runas", "gsudo", "run0"]);
 const ALWAYS_DESTRUCTIVE = new Set(["shred", "wipefs", "mkfs", "fdisk", "sfdisk", "parted", "diskutil"]);
 
-/** The name a segment runs under: its real executable's file name when known. */
+/** The name a segment is written with (`sh`), which the person reads. */
 function nameOf(segment: Segment): string {
-  return patternExecutableName(segment.resolvedPath ?? segment.executable);
+  return patternExecutableName(segment.executable);
+}
+
+/** Whether the segment runs one of `names`, as written or as its real executable (`sh` → `dash`). */
+function runs(segment: Segment, names: ReadonlySet<string>): boolean {
+  return (
+    names.has(nameOf(segment)) ||
+    (segment.resolvedPath !== null && names.has(patternExecutableName(segment.resolvedPath)))
+  );
 }
 
 function words(segment: Segment): string {
@@ -53,7 +61,16 @@ function hasOption(args: readonly string[], short: string, long: readonly string
 }
 
 function destructive(segment: Segment): string | null {
-  const name = nameOf(segment);
+  const names = [nameOf(segment)];
+  if (segment.resolvedPath !== null) names.push(patternExecutableName(segment.resolvedPath));
+  for (const name of names) {
+    const harm = destructiveAs(name, segment);
+    if (harm) return harm;
+  }
+  return null;
+}
+
+function destructiveAs(name: string, segment: Segment): string | null {
   const args = segment.argv.slice(1);
   if (name === "rm" && hasOption(args, "rRf", ["--recursive", "--force"]))
     return `deletes files without asking: ${words(segment)}`;
@@ -96,15 +113,15 @@ export function assessRisks(explanation: Explanation, fileAccess?: FileAccessVie
   for (const segment of segments) {
     const harm = destructive(segment);
     if (harm) risks.push({ kind: "destructive", level: "danger", detail: harm });
-    if (PRIVILEGE.has(nameOf(segment)))
+    if (runs(segment, PRIVILEGE))
       risks.push({
         kind: "privilege",
         level: "danger",
         detail: `runs as another user (administrator): ${words(segment)}`,
       });
   }
-  const downloader = segments.find((s) => DOWNLOADERS.has(nameOf(s)));
-  const runner = segments.find((s) => CODE_RUNNERS.has(nameOf(s)));
+  const downloader = segments.find((s) => runs(s, DOWNLOADERS));
+  const runner = segments.find((s) => runs(s, CODE_RUNNERS));
   if (downloader && runner)
     risks.push({
       kind: "network-to-shell",
