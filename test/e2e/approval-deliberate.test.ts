@@ -104,6 +104,31 @@ describe.skipIf(skip)("deliberate approval", () => {
     expect(denied.status === "ok" && denied.body).toMatchObject({ decision: "deny", decidedBy: "user" });
   });
 
+  it("a request nobody answers leaves a trace: a notice in the dialog and a timed-out line in Activity", async () => {
+    const a = await suite.startApp({ approvals: ASK_ME });
+    const { page } = await suite.open(a, "approval");
+    await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
+    const reply = ask(a, { argv: ["uname", "-a"], timeoutMs: 1_500 });
+    await page.getByRole("dialog").waitFor();
+    const answer = await reply;
+    expect(answer.status === "ok" && answer.body).toMatchObject({
+      decision: "timeout",
+      decidedBy: "fallback",
+    });
+    await page.getByRole("heading", { name: "No approvals waiting" }).waitFor();
+    await expect(page.getByRole("status").first().textContent()).resolves.toBe(
+      'The request "uname -a" timed out before you answered: it is denied.',
+    );
+
+    const activity = await suite.open(a, "activity");
+    const row = activity.page
+      .getByRole("table", { name: "Audit log" })
+      .getByRole("row")
+      .filter({ hasText: "uname -a" });
+    await row.first().waitFor();
+    await expect(row.first().textContent()).resolves.toContain("timed out");
+  });
+
   it.each([
     { argv: ["rm", "-rf", "build"], says: "deletes files without asking: rm -rf build" },
     {
