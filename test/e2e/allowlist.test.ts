@@ -84,6 +84,17 @@ describe.skipIf(skip)("allowlist editor", () => {
     await waitFor(async () => (await page.getByRole("button", { name: `Delete ${ls}` }).count()) === 1, {
       what: "one row",
     });
+
+    // A delete can be taken back: Undo puts the entry (what it covers and its limits) back in the file.
+    await page.getByRole("button", { name: `Delete ${ls}` }).click();
+    await waitFor(async () => (await sharedEntries(a)).length === 0, { what: "no entry left in the file" });
+    await page.getByText(`Deleted ${ls}.`).waitFor();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await waitFor(async () => (await sharedEntries(a)).length === 1, { what: "the entry back in the file" });
+    expect(await sharedEntries(a)).toEqual([
+      expect.objectContaining({ pattern: ls, cwd: "~/Projects/**", usesLeft: 5 }),
+    ]);
+    await page.getByText(`Restored ${ls}.`).waitFor();
   });
 
   it("shows edits made elsewhere without reopening, greyed out when expired", async () => {

@@ -6,7 +6,7 @@ import { useState } from "react";
 import type { AgentView, AllowlistState, EntryView } from "../../../src/ipc/contract.js";
 import { useRemote } from "../bridge.js";
 import { Button } from "../components/buttons.js";
-import { Loading, Message, Notice, Section } from "../components/common.js";
+import { Loading, Message, Section } from "../components/common.js";
 import { AgentList, withExtraAgents } from "./allowlist/agent-list.js";
 import { EntriesTable } from "./allowlist/entries-table.js";
 import { EntryEditor } from "./allowlist/entry-editor.js";
@@ -41,7 +41,7 @@ function AgentDetail(props: {
   data: AllowlistState;
   editor: EditorState;
   setEditor: (editor: EditorState) => void;
-  onNotice: (message: string | null) => void;
+  onNotice: (message: string | null, undo?: () => void) => void;
   reload: () => void;
 }) {
   const { agent, data, editor, setEditor } = props;
@@ -78,8 +78,8 @@ function AgentDetail(props: {
             props.onNotice(null);
             setEditor({ editing: view });
           }}
-          onChanged={(message) => {
-            props.onNotice(message);
+          onChanged={(message, undo) => {
+            props.onNotice(message, undo);
             props.reload();
           }}
         />
@@ -94,7 +94,9 @@ function AgentDetail(props: {
 function AllowlistEditor(props: { data: AllowlistState; reload: () => void }) {
   const { data } = props;
   const [selected, setSelected] = useState<string>("*");
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNoticeState] = useState<{ text: string; undo?: () => void } | null>(null);
+  const setNotice = (text: string | null, undo?: () => void) =>
+    setNoticeState(text === null ? null : { text, ...(undo ? { undo } : {}) });
   const [editor, setEditor] = useState<EditorState>(null);
   const [extraAgents, setExtraAgents] = useState<string[]>([]);
   const agents = withExtraAgents(data, extraAgents);
@@ -103,7 +105,16 @@ function AllowlistEditor(props: { data: AllowlistState; reload: () => void }) {
     <div className="screen">
       <h1>Allowlist</h1>
       <FileLine file={data.file} />
-      <Notice tone="ok" text={notice} />
+      {notice ? (
+        <Message tone="ok" live>
+          {notice.text}{" "}
+          {notice.undo ? (
+            <Button small onClick={notice.undo}>
+              Undo
+            </Button>
+          ) : null}
+        </Message>
+      ) : null}
       <Section title="Defaults">
         <p className="muted">Used by every agent that does not set its own.</p>
         <SettingsCard target="defaults" own={data.defaults} effective={null} builtIn={data.builtIn} />

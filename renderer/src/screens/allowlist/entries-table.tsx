@@ -2,7 +2,7 @@
 // filtered by words, sorted by a column; edit, duplicate and delete per row. Expired and used-up
 // entries stay listed, greyed out.
 import { useMemo, useState } from "react";
-import type { AgentView, EntryView } from "../../../../src/ipc/contract.js";
+import type { AgentView, EntryInput, EntryView } from "../../../../src/ipc/contract.js";
 import { call } from "../../bridge.js";
 import { LinkButton } from "../../components/buttons.js";
 import { Empty, Notice, Pill } from "../../components/common.js";
@@ -81,10 +81,21 @@ function entryColumns(now: number, actions: Column<EntryView>): Array<Column<Ent
   ];
 }
 
+/** An entry as it can be added again (undo of a delete): what it covers and its limits. */
+function inputOf(entry: EntryView["entry"]): EntryInput {
+  return {
+    pattern: entry.pattern,
+    ...(entry.argPattern !== undefined ? { argPattern: entry.argPattern } : {}),
+    ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+    ...(typeof entry.expiresAt === "number" ? { expiresAt: entry.expiresAt } : {}),
+    ...(typeof entry.usesLeft === "number" ? { usesLeft: entry.usesLeft } : {}),
+  };
+}
+
 function EntryActions(props: {
   view: EntryView;
   onEdit: (view: EntryView) => void;
-  onChanged: (message: string) => void;
+  onChanged: (message: string, undo?: () => void) => void;
   onProblem: (message: string) => void;
 }) {
   const { view } = props;
@@ -96,7 +107,14 @@ function EntryActions(props: {
         return null;
       },
     );
-    if (result) props.onChanged(result.removed ? `Deleted ${pattern}.` : "That entry was already gone.");
+    if (!result) return;
+    if (!result.removed) return props.onChanged("That entry was already gone.");
+    const restore = async () => {
+      const added = await call("allowlist.addEntry", { agentId: view.agentId, entry: inputOf(view.entry) });
+      if (added.ok) props.onChanged(`Restored ${pattern}.`);
+      else props.onProblem(added.reason);
+    };
+    props.onChanged(`Deleted ${pattern}.`, () => void restore());
   };
   const duplicate = async () => {
     const result = await call("allowlist.duplicateEntry", { agentId: view.agentId, id: view.entry.id });
@@ -123,8 +141,8 @@ export function EntriesTable(props: {
   /** Main's clock when the list was read (limits and "last used" are relative to it). */
   now: number;
   onEdit: (view: EntryView) => void;
-  /** An entry was changed here; what to tell the person. */
-  onChanged: (message: string) => void;
+  /** An entry was changed here; what to tell the person, and how to take it back (a delete). */
+  onChanged: (message: string, undo?: () => void) => void;
 }) {
   const [filter, setFilter] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
