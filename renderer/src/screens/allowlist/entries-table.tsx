@@ -7,6 +7,7 @@ import { call } from "../../bridge.js";
 import { LinkButton } from "../../components/buttons.js";
 import { Empty, Notice, Pill } from "../../components/common.js";
 import { matchesWords, searchWords, SearchField } from "../../components/field.js";
+import { PathText } from "../../components/path-text.js";
 import { actionsColumn, Table, type Column } from "../../components/table.js";
 import { clock, relativeTime } from "../../words.js";
 import { agentLabel } from "./labels.js";
@@ -32,8 +33,12 @@ function entryColumns(now: number, actions: Column<EntryView>): Array<Column<Ent
       sortValue: (v) => lower(v.entry.pattern),
       cell: (v) => (
         <>
-          <span className="mono selectable">{v.entry.pattern}</span>
-          {v.resolvesTo ? <div className="cell-note">→ {v.resolvesTo}</div> : null}
+          <PathText className="mono selectable" text={v.entry.pattern} />
+          {v.resolvesTo ? (
+            <div className="cell-note">
+              → <PathText text={v.resolvesTo} />
+            </div>
+          ) : null}
           {v.problem ? <div className="cell-note warn-text">{v.problem}</div> : null}
         </>
       ),
@@ -50,7 +55,7 @@ function entryColumns(now: number, actions: Column<EntryView>): Array<Column<Ent
       header: "Folder",
       className: "mono selectable",
       sortValue: (v) => lower(v.entry.cwd),
-      cell: (v) => orAny(v.entry.cwd),
+      cell: (v) => (v.entry.cwd ? <PathText text={v.entry.cwd} /> : orAny(undefined)),
     },
     {
       id: "limits",
