@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import type { Screen } from "../../src/ipc/contract.js";
 import { useEvent } from "./bridge.js";
+import { ApprovalsFileBanner, useProtection } from "./components/protection.js";
 import { ActivityScreen } from "./screens/activity.js";
 import { AllowlistScreen } from "./screens/allowlist.js";
 import { ApprovalDialog, usePendingPrompts } from "./screens/approval-dialog.js";
@@ -42,6 +43,7 @@ export function ApprovalWindow() {
 export function MainWindow() {
   const [screen, setScreen] = useState<Screen | "approvals">(screenFromHash);
   const { prompts } = usePendingPrompts();
+  const protection = useProtection();
   useEffect(() => {
     const onHash = () => setScreen(screenFromHash());
     window.addEventListener("hashchange", onHash);
@@ -86,9 +88,10 @@ export function MainWindow() {
         ) : null}
       </nav>
       <main className="content" id="content">
+        <ApprovalsFileBanner data={protection.data} onOpen={go} />
         {screen === "approvals" ? <ApprovalDialog prompts={prompts} /> : null}
         {screen === "status" ? (
-          <StatusScreen pending={prompts.length} onReview={() => go("approvals")} />
+          <StatusScreen pending={prompts.length} onReview={() => go("approvals")} onOpen={go} />
         ) : null}
         {screen === "allowlist" ? <AllowlistScreen /> : null}
         {screen === "capabilities" ? <CapabilitiesScreen /> : null}

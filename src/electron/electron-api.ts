@@ -48,6 +48,8 @@ export interface BrowserWindowLike {
   webContents: WebContentsLike;
   loadURL(url: string): Promise<void>;
   show(): void;
+  /** Shows the window without taking the keyboard from the app the person is typing in. */
+  showInactive(): void;
   focus(): void;
   hide(): void;
   close(): void;

@@ -16,7 +16,14 @@ import { CONTENT_SECURITY_POLICY, isTrustedSender } from "./security.js";
 import type { TrayHost } from "./tray-host.js";
 import { createUpdateController, type UpdateController, type UpdaterLike } from "./update-controller.js";
 import type { UpdateMode } from "./update-policy.js";
-import { trayState, type TrayAction, type TrayInput, type TrayState, type TrayUpdate } from "./tray.js";
+import {
+  headAndTail,
+  trayState,
+  type TrayAction,
+  type TrayInput,
+  type TrayState,
+  type TrayUpdate,
+} from "./tray.js";
 import { WindowManager, rendererUrl } from "./windows.js";
 
 export interface ShellOptions {
@@ -182,7 +189,12 @@ export function startShell(options: ShellOptions): Shell {
     connection: services.device?.state() ?? null,
     pending: services.broker.list().map((p) => {
       const view = promptView(p);
-      return { id: view.id, agentId: view.agentId, commandText: view.commandText };
+      return {
+        id: view.id,
+        agentId: view.agentId,
+        commandText: view.commandText,
+        danger: view.risks.some((r) => r.level === "danger"),
+      };
     }),
     approvalsInvalid,
     tasks: services.tasks?.list() ?? [],
@@ -232,12 +244,12 @@ export function startShell(options: ShellOptions): Shell {
     for (const prompt of pending) {
       if (known.has(prompt.id)) continue;
       known.add(prompt.id);
-      windows.showApproval();
+      windows.showApproval({ focus: false });
       const view = promptView(prompt);
-      const text = view.commandText.replace(/\s+/g, " ");
+      const danger = view.risks.find((r) => r.level === "danger");
       notify(
-        "Gatehouse: approval needed",
-        `${view.agentId} wants to run: ${text.length > NOTIFY_COMMAND_CHARS ? `${text.slice(0, NOTIFY_COMMAND_CHARS - 1)}…` : text}`,
+        danger ? "Gatehouse: careful — approval needed" : "Gatehouse: approval needed",
+        `${view.agentId} wants to run: ${headAndTail(view.commandText, NOTIFY_COMMAND_CHARS)}${danger ? `\n⚠ ${danger.detail}` : ""}`,
         { approval: true, onClick: () => void windows.showApproval() },
       );
     }

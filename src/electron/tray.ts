@@ -26,6 +26,8 @@ export interface TrayPending {
   id: string;
   agentId: string;
   commandText: string;
+  /** The gate sees a danger in it (core/policy/risk.ts): the line is marked. */
+  danger?: boolean;
 }
 
 /** A running agent task (executor/tasks `RunningTaskView`). */
@@ -71,11 +73,23 @@ export interface TrayState {
   menu: TrayMenuEntry[];
 }
 
-const MENU_COMMAND_CHARS = 60;
+const MENU_COMMAND_CHARS = 72;
 
 function shorten(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}
+
+/**
+ * A command on one line in at most `max` characters, keeping its head and its tail (`curl … | sh`): the
+ * end of a command is often what matters, so it is never the part cut away.
+ */
+export function headAndTail(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  if (oneLine.length <= max) return oneLine;
+  const tail = Math.floor((max - 3) / 3);
+  const head = max - 3 - tail;
+  return `${oneLine.slice(0, head).trimEnd()} … ${oneLine.slice(oneLine.length - tail).trimStart()}`;
 }
 
 /** `42 s`, `3 min`, `2 h 5 min`. */
@@ -212,7 +226,7 @@ export function trayState(input: TrayInput): TrayState {
     for (const prompt of input.pending) {
       menu.push({
         id: `pending:${prompt.id}`,
-        label: `${shorten(prompt.commandText, MENU_COMMAND_CHARS)} — ${prompt.agentId}`,
+        label: `${prompt.danger ? "⚠ " : ""}${headAndTail(prompt.commandText, MENU_COMMAND_CHARS)} — ${prompt.agentId}`,
         enabled: true,
         action: { kind: "open-approval", id: prompt.id },
       });

@@ -80,8 +80,12 @@ export class WindowManager {
     return win && !win.isDestroyed() ? win : null;
   }
 
-  /** Shows the approval window (creating it), on top of other apps. */
-  showApproval(): BrowserWindowLike {
+  /**
+   * Shows the approval window (creating it), on top of other apps. `focus: false` (a new prompt) leaves
+   * the keyboard where it is, so keys typed into another app never land in the dialog; the person's own
+   * gesture (tray, notification) focuses it.
+   */
+  showApproval(options: { focus?: boolean } = {}): BrowserWindowLike {
     const win =
       this.get("approval") ??
       this.create(
@@ -93,6 +97,10 @@ export class WindowManager {
     // A prompt must reach the person on whichever Space (macOS) or workspace (Linux) they are on.
     if (this.electron.platform !== "win32")
       win.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
+    if (options.focus === false) {
+      if (!win.isVisible()) win.showInactive();
+      return win;
+    }
     win.show();
     win.focus();
     return win;

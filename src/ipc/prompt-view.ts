@@ -3,6 +3,9 @@
 // commands) and, for an agent's file access, the paths and where they lie. The shape is
 // PromptViewSchema (src/shared/schemas/prompt.ts): a field added to the request passes through here.
 import { fileAccessOf } from "../core/policy/file-edit.js";
+import { escapeGlob } from "../core/approvals/index.js";
+import { exactArgPattern } from "../core/policy/proposals.js";
+import { assessRisks } from "../core/policy/risk.js";
 import type { PromptRequest } from "../core/policy/types.js";
 import { displayCommand } from "../executor/command-text.js";
 import type { PromptView } from "../shared/schemas/prompt.js";
@@ -13,5 +16,12 @@ export function promptView(prompt: PromptRequest): PromptView {
     ...prompt,
     commandText: displayCommand(prompt.command),
     ...(fileAccess ? { fileAccess } : {}),
+    risks: assessRisks(prompt.explanation, fileAccess ?? undefined),
+    narrowing: {
+      cwdPattern: escapeGlob(prompt.cwd.replace(/\\/g, "/")),
+      exactArgPatterns: prompt.explanation.segments.map((s) =>
+        s.dynamicArgs ? null : exactArgPattern(s.argv.slice(1)),
+      ),
+    },
   };
 }

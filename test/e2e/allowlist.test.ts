@@ -84,6 +84,52 @@ describe.skipIf(skip)("allowlist editor", () => {
     await waitFor(async () => (await page.getByRole("button", { name: `Delete ${ls}` }).count()) === 1, {
       what: "one row",
     });
+
+    // A delete can be taken back: Undo puts the entry (what it covers and its limits) back in the file.
+    await page.getByRole("button", { name: `Delete ${ls}` }).click();
+    await waitFor(async () => (await sharedEntries(a)).length === 0, { what: "no entry left in the file" });
+    await page.getByText(`Deleted ${ls}.`).waitFor();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await waitFor(async () => (await sharedEntries(a)).length === 1, { what: "the entry back in the file" });
+    expect(await sharedEntries(a)).toEqual([
+      expect.objectContaining({ pattern: ls, cwd: "~/Projects/**", usesLeft: 5 }),
+    ]);
+    await page.getByText(`Restored ${ls}.`).waitFor();
+  });
+
+  it("a long path wraps at its slashes, never inside a name, in a narrow window", async () => {
+    const app = await suite.startApp({
+      approvals: { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } },
+    });
+    const long = "/usr/local/lib/node_modules/some-package/node_modules/.bin/some-tool-with-a-long-name";
+    await app.services.approvals.addEntry("*", { pattern: long });
+    const { page } = await suite.open(app, "allowlist", { viewport: { width: 780, height: 700 } });
+    const cell = page.locator(".entries .path", { hasText: "some-tool-with-a-long-name" }).first();
+    await cell.waitFor();
+    await expect(cell.textContent()).resolves.toBe(long);
+    // Every line but the last ends with "/": the text before each line break, read from the layout.
+    const lineEnds = (await cell.evaluate((el) => {
+      const doc = el.ownerDocument;
+      const walker = doc.createTreeWalker(el, 4);
+      const ends: string[] = [];
+      let lastTop: number | null = null;
+      let previous = "";
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        for (let i = 0; i < text.length; i++) {
+          const range = doc.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const top = range.getClientRects()[0]?.top ?? 0;
+          if (lastTop !== null && top > lastTop + 1) ends.push(previous);
+          lastTop = top;
+          previous = text[i] ?? "";
+        }
+      }
+      return ends;
+    })) as string[];
+    expect(lineEnds.length).toBeGreaterThan(0);
+    expect(lineEnds.filter((c) => c !== "/")).toEqual([]);
   });
 
   it("shows edits made elsewhere without reopening, greyed out when expired", async () => {

@@ -105,6 +105,11 @@ describe.skipIf(skip)("approval dialog", () => {
       },
     );
     expect(await page.getByLabel("Request 1 of 2").count()).toBe(0);
+    const allowOnce = page.getByRole("button", { name: "Allow once" });
+    await waitFor(async () => (await allowOnce.getAttribute("aria-disabled")) === "false", {
+      what: "Allow once to arm",
+    });
+    await allowOnce.focus();
     await page.keyboard.press("Enter");
     const allowed = await second;
     expect(allowed.status === "ok" && allowed.body).toMatchObject({

@@ -1,6 +1,7 @@
 // Small building blocks shared by the screens: sections, badges, copyable text, messages.
 import { useState, type ReactNode } from "react";
 import { call } from "../bridge.js";
+import { LinkButton } from "./buttons.js";
 
 export function Section(props: { title: string; actions?: ReactNode; children: ReactNode; id?: string }) {
   const headingId = props.id ?? `section-${props.title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
@@ -25,11 +26,9 @@ export function Pill(props: { tone: Tone; children: ReactNode; title?: string })
   );
 }
 
-export function Message(props: {
-  tone: "error" | "warn" | "info" | "ok";
-  children: ReactNode;
-  live?: boolean;
-}) {
+export type MessageTone = "error" | "warn" | "info" | "ok";
+
+export function Message(props: { tone: MessageTone; children: ReactNode; live?: boolean }) {
   return (
     <div
       className={`message message-${props.tone}`}
@@ -37,6 +36,16 @@ export function Message(props: {
     >
       {props.children}
     </div>
+  );
+}
+
+/** The outcome of something the person just did, announced as it appears; nothing without `text`. */
+export function Notice(props: { tone: MessageTone; text: string | null | undefined }) {
+  if (!props.text) return null;
+  return (
+    <Message tone={props.tone} live>
+      {props.text}
+    </Message>
   );
 }
 
@@ -53,14 +62,9 @@ export function CopyButton(props: { text: string; label: string; onError?: (mess
     }
   };
   return (
-    <button
-      type="button"
-      className="link-button"
-      onClick={() => void copy()}
-      aria-label={`Copy ${props.label}`}
-    >
+    <LinkButton onClick={() => void copy()} label={`Copy ${props.label}`}>
       {copied ? "Copied" : "Copy"}
-    </button>
+    </LinkButton>
   );
 }
 
@@ -79,14 +83,9 @@ export function CopyText(props: { text: string; label: string; mono?: boolean; r
       <span className={props.mono === false ? "selectable" : "mono selectable"}>{props.text}</span>
       <CopyButton text={props.text} label={props.label} onError={setProblem} />
       {props.reveal ? (
-        <button
-          type="button"
-          className="link-button"
-          onClick={() => void reveal()}
-          aria-label={`Reveal ${props.label}`}
-        >
+        <LinkButton onClick={() => void reveal()} label={`Reveal ${props.label}`}>
           Reveal
-        </button>
+        </LinkButton>
       ) : null}
       {problem ? <span className="field-error">{problem}</span> : null}
     </span>

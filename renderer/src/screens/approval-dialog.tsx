@@ -1,12 +1,21 @@
-// The approval dialog (ui.md "Approval dialog"): the oldest pending request, what will run and where,
-// why it is asked, the countdown and what happens then, and Allow once (Enter) / Allow always
-// (editable entries) / Deny (Esc). Decisions are final and take effect at once.
-import { useEffect, useMemo, useRef, useState } from "react";
-import type { EntryCheck, PromptView } from "../../../src/ipc/contract.js";
-import { call, useDebounced, useEvent, useLiveEffect } from "../bridge.js";
-import { CopyButton, Message, Pill } from "../components/common.js";
+// The approval dialog (ui.md "Approval dialog", issue 16): the oldest pending request, what could go
+// wrong first, what will run and where, who says they ask, why it is asked, the countdown and what
+// happens then, and Deny (Esc) / Allow always (the exact scope it grants) / Allow once. Approval is
+// deliberate: nothing that allows has focus by default, the allowing buttons arm only once the request
+// has been visible for a moment and disarm whenever it changes (announced), and Enter anywhere but on an
+// armed allowing button allows nothing. Decisions are final and take effect at once.
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import type { PromptView } from "../../../src/ipc/contract.js";
+import { call, useEvent, useLiveEffect } from "../bridge.js";
+import { Button } from "../components/buttons.js";
+import { CopyButton, Message, Notice, Pill } from "../components/common.js";
+import { entryOfPatterns } from "../components/entry-fields.js";
 import { SegmentList } from "../components/explanation.js";
+import { useNow } from "../components/use-now.js";
 import { countdown, fallbackOutcome, reasonWords, sourceWords, whereWords } from "../words.js";
+import { draftsOf, EntryDraftRow, type DraftEntry } from "./approval/allow-always.js";
+import { hasDanger, RiskBanner } from "./approval/risk-banner.js";
+import { useArmed } from "./approval/use-arming.js";
 
 export function usePendingPrompts(): { prompts: PromptView[]; error: string | null } {
   const [prompts, setPrompts] = useState<PromptView[]>([]);
@@ -21,169 +30,103 @@ export function usePendingPrompts(): { prompts: PromptView[]; error: string | nu
   return { prompts, error };
 }
 
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(Date.now());
+/** A short, one-line name of a request for notices ("rm -rf build"). */
+function shortName(prompt: PromptView): string {
+  const text = prompt.fileAccess
+    ? `${prompt.fileAccess.tool} ${prompt.fileAccess.paths.map((p) => p.path).join(", ")}`
+    : prompt.commandText;
+  const line = text.replace(/\s+/g, " ");
+  return line.length > 80 ? `${line.slice(0, 50)} … ${line.slice(-25)}` : line;
+}
+
+/**
+ * What happened to the request shown before this one, said when the shown request changes: the person
+ * decided it here, or it left without an answer (timed out, or its client went away).
+ */
+function useChangeNotice(prompt: PromptView | null, decidedHere: RefObject<string | null>): string | null {
+  const previous = useRef<PromptView | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const id = prompt?.id ?? null;
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
+    const before = previous.current;
+    previous.current = prompt;
+    if (!before || before.id === id) return;
+    const answered = decidedHere.current === before.id;
+    const gone = answered
+      ? null
+      : Date.now() >= before.expiresAt
+        ? `The request "${shortName(before)}" timed out before you answered: ${fallbackOutcome(before.explanation).replace("the command", "it")}.`
+        : `The request "${shortName(before)}" was withdrawn before you answered.`;
+    if (id === null) setNotice(gone);
+    else setNotice(`${gone ? `${gone} ` : ""}A different request is shown now: read it before you answer.`);
+  }, [id]);
+  return notice;
 }
 
-interface DraftEntry {
-  segment: number;
-  pattern: string;
-  argPattern: string;
-  cwd: string;
-}
-
-function EntryDraftRow(props: {
-  draft: DraftEntry;
-  index: number;
-  onChange: (draft: DraftEntry) => void;
-  onCheck: (index: number, ok: boolean) => void;
-}) {
-  const { draft, index } = props;
-  const settled = useDebounced(draft, 120);
-  const [check, setCheck] = useState<EntryCheck | null>(null);
-  const onCheck = props.onCheck;
-  useLiveEffect(
-    (live) => {
-      call("allowlist.checkEntry", {
-        entry: {
-          pattern: settled.pattern,
-          ...(settled.argPattern ? { argPattern: settled.argPattern } : {}),
-          ...(settled.cwd ? { cwd: settled.cwd } : {}),
-        },
-      }).then(
-        (result) => {
-          if (!live()) return;
-          setCheck(result);
-          onCheck(index, result.ok);
-        },
-        () => undefined,
-      );
-    },
-    [settled, index, onCheck],
-  );
-  const problem = check && !check.ok ? check : null;
-  const id = `entry-${index}`;
+function Provenance(props: { prompt: PromptView }) {
+  const { prompt } = props;
   return (
-    <fieldset className="entry-draft">
-      <legend>Entry {index + 1}</legend>
-      <div className="field">
-        <label htmlFor={`${id}-pattern`}>Program (pattern)</label>
-        <input
-          id={`${id}-pattern`}
-          className="mono"
-          value={draft.pattern}
-          spellCheck={false}
-          aria-invalid={problem?.field === "pattern"}
-          aria-describedby={`${id}-pattern-note`}
-          onChange={(e) => props.onChange({ ...draft, pattern: e.target.value })}
-        />
-        <span
-          id={`${id}-pattern-note`}
-          className={problem?.field === "pattern" ? "field-error" : "field-note"}
-        >
-          {problem?.field === "pattern" ? problem.reason : (check?.notes[0] ?? "")}
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-args`}>Arguments (regular expression, optional)</label>
-        <input
-          id={`${id}-args`}
-          className="mono"
-          value={draft.argPattern}
-          spellCheck={false}
-          aria-invalid={problem?.field === "argPattern"}
-          aria-describedby={`${id}-args-note`}
-          onChange={(e) => props.onChange({ ...draft, argPattern: e.target.value })}
-        />
-        <span id={`${id}-args-note`} className="field-error">
-          {problem?.field === "argPattern" ? problem.reason : ""}
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-cwd`}>Only in folders matching (optional)</label>
-        <input
-          id={`${id}-cwd`}
-          className="mono"
-          value={draft.cwd}
-          spellCheck={false}
-          placeholder="~/Projects/**"
-          aria-invalid={problem?.field === "cwd"}
-          aria-describedby={`${id}-cwd-note`}
-          onChange={(e) => props.onChange({ ...draft, cwd: e.target.value })}
-        />
-        <span id={`${id}-cwd-note`} className="field-error">
-          {problem?.field === "cwd" ? problem.reason : ""}
-        </span>
-      </div>
-    </fieldset>
+    <div className="kv-row">
+      <dt>Asked by</dt>
+      <dd>
+        {prompt.agentId} · {sourceWords(prompt.source)}{" "}
+        <span className="muted">(as its client says; Gatehouse cannot verify this)</span>
+      </dd>
+    </div>
   );
 }
 
 export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => void; compact?: boolean }) {
   const prompt = props.prompts[0] ?? null;
+  const promptId = prompt?.id ?? null;
   const now = useNow(500);
+  const armed = useArmed(promptId);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
   const [drafts, setDrafts] = useState<DraftEntry[]>([]);
   const [valid, setValid] = useState<Record<number, boolean>>({});
-  const allowOnce = useRef<HTMLButtonElement>(null);
+  const decidedHere = useRef<string | null>(null);
+  const commandBox = useRef<HTMLPreElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
   const editor = useRef<HTMLDivElement>(null);
-  const promptId = prompt?.id ?? null;
+  const notice = useChangeNotice(prompt, decidedHere);
 
   useEffect(() => {
     setError(null);
     setEditing(false);
     setBusy(false);
     setValid({});
-    setDrafts(
-      (prompt?.explanation.proposedEntries ?? []).map((e) => ({
-        segment: e.segment,
-        pattern: e.pattern,
-        argPattern: e.argPattern ?? "",
-        cwd: "",
-      })),
-    );
-    allowOnce.current?.focus();
+    setDrafts(prompt ? draftsOf(prompt, hasDanger(prompt.risks)) : []);
+    // Focus goes to what is asked, never to a button that allows it.
+    (commandBox.current ?? title.current)?.focus();
   }, [promptId]);
 
-  const onCheck = useMemo(
-    () => (index: number, ok: boolean) =>
+  const onCheck = useCallback(
+    (index: number, ok: boolean) =>
       setValid((current) => (current[index] === ok ? current : { ...current, [index]: ok })),
     [],
   );
 
   const openEditor = () => {
+    if (!armed) return;
     setEditing(true);
-    // Show the entries being saved and put the cursor in the first one.
-    setTimeout(() => {
-      editor.current?.scrollIntoView({ block: "start" });
-      editor.current?.querySelector("input")?.focus();
-    }, 0);
+    // Show the entries being saved.
+    setTimeout(() => editor.current?.scrollIntoView({ block: "start" }), 0);
   };
 
   const decide = async (decision: "allow-once" | "allow-always" | "deny") => {
     if (!prompt || busy) return;
+    if (decision !== "deny" && !armed) return;
     setBusy(true);
     setError(null);
+    decidedHere.current = prompt.id;
     try {
       const result = await call("prompts.decide", {
         id: prompt.id,
         decision,
         ...(decision === "allow-always"
-          ? {
-              entries: drafts.map((d) => ({
-                segment: d.segment,
-                pattern: d.pattern,
-                ...(d.argPattern ? { argPattern: d.argPattern } : {}),
-                ...(d.cwd ? { cwd: d.cwd } : {}),
-              })),
-            }
+          ? { entries: drafts.map((d) => ({ segment: d.segment, ...entryOfPatterns(d) })) }
           : {}),
       });
       if (!result.ok) setError(result.reason);
@@ -196,20 +139,10 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!prompt) return;
-      if (event.key === "Escape") {
-        event.preventDefault();
-        if (editing) setEditing(false);
-        else void decide("deny");
-        return;
-      }
-      const target = event.target as HTMLElement | null;
-      const inControl =
-        target && target !== document.body && target.closest("button, input, textarea, select, a");
-      if (event.key === "Enter" && !inControl && !editing) {
-        event.preventDefault();
-        void decide("allow-once");
-      }
+      if (!prompt || event.key !== "Escape") return;
+      event.preventDefault();
+      if (editing) setEditing(false);
+      else void decide("deny");
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -218,6 +151,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   if (!prompt) {
     return (
       <div className="approval approval-empty">
+        <Notice tone="warn" text={notice} />
         <h1>No approvals waiting</h1>
         <p className="muted">When an agent asks to run a command that needs you, it shows up here.</p>
       </div>
@@ -227,18 +161,21 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   const x = prompt.explanation;
   const file = prompt.fileAccess;
   const left = prompt.expiresAt - now;
+  const danger = hasDanger(prompt.risks);
   const allValid = drafts.length > 0 && drafts.every((_, i) => valid[i] === true);
   const position = `1 of ${props.prompts.length}`;
+  const allowDisabled = busy || !armed;
   return (
     <div
-      className="approval"
+      className={danger ? "approval approval-danger" : "approval"}
       role="dialog"
       aria-modal="false"
       aria-labelledby="approval-title"
       aria-describedby="approval-why"
     >
+      <Notice tone="info" text={notice} />
       <header className="approval-header">
-        <h1 id="approval-title">
+        <h1 id="approval-title" ref={title} tabIndex={-1}>
           {file
             ? file.access === "write"
               ? `Allow ${file.tool} to change this file?`
@@ -251,6 +188,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
           </span>
         ) : null}
       </header>
+      <RiskBanner risks={prompt.risks} />
       {file ? (
         <ul className="file-paths" aria-label="Files">
           {file.paths.map((p) => (
@@ -262,7 +200,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         </ul>
       ) : (
         <div className="command-box">
-          <pre className="command selectable" aria-label="Command">
+          <pre className="command selectable" aria-label="Command" tabIndex={0} ref={commandBox}>
             {prompt.commandText}
           </pre>
           <div className="command-actions">
@@ -281,12 +219,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
           <dt>{file ? "Task's folder" : "Folder"}</dt>
           <dd className="mono selectable">{prompt.cwd}</dd>
         </div>
-        <div className="kv-row">
-          <dt>Agent</dt>
-          <dd>
-            {prompt.agentId} · {sourceWords(prompt.source)}
-          </dd>
-        </div>
+        <Provenance prompt={prompt} />
         <div className="kv-row">
           <dt>Session</dt>
           <dd className="mono">{prompt.sessionKey}</dd>
@@ -306,11 +239,15 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       {editing ? (
         <div className="allow-always-editor" ref={editor}>
           <h2>Add to the allowlist of {prompt.agentId}</h2>
-          <p className="muted">These entries are saved and the command runs. Edit them first if you like.</p>
+          <p className="muted">
+            These entries are saved and the command runs. Each one lets what it describes run without asking
+            again.
+          </p>
           {drafts.map((draft, index) => (
             <EntryDraftRow
               key={index}
               index={index}
+              prompt={prompt}
               draft={draft}
               onCheck={onCheck}
               onChange={(next) => setDrafts((all) => all.map((d, i) => (i === index ? next : d)))}
@@ -324,37 +261,50 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         </Message>
       ) : null}
       <div className="button-row approval-buttons">
-        <button type="button" className="button" onClick={() => void decide("deny")} disabled={busy}>
+        <Button kind={danger ? "primary" : "normal"} onClick={() => void decide("deny")} disabled={busy}>
           Deny <kbd>Esc</kbd>
-        </button>
+        </Button>
         <span className="spacer" />
+        {armed ? null : (
+          <span className="arming-note muted" id="arming-note">
+            Read the request first: allowing is possible in a moment.
+          </span>
+        )}
         {x.allowAlwaysAvailable ? (
           editing ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void decide("allow-always")}
-              disabled={busy || !allValid}
-            >
+            <AllowButton armed={!allowDisabled && allValid} onClick={() => void decide("allow-always")}>
               Save and allow
-            </button>
+            </AllowButton>
           ) : (
-            <button type="button" className="button" onClick={openEditor} disabled={busy}>
+            <AllowButton armed={!allowDisabled} onClick={openEditor}>
               Allow always…
-            </button>
+            </AllowButton>
           )
         ) : null}
-        <button
-          type="button"
-          ref={allowOnce}
-          className="button primary"
-          onClick={() => void decide("allow-once")}
-          disabled={busy}
-          autoFocus
-        >
-          Allow once <kbd>↵</kbd>
-        </button>
+        <AllowButton armed={!allowDisabled} primary={!danger} onClick={() => void decide("allow-once")}>
+          Allow once
+        </AllowButton>
       </div>
     </div>
+  );
+}
+
+/**
+ * A button that allows: it stays focusable while unarmed (aria-disabled, so focus is never thrown to the
+ * page, where a held Enter would land elsewhere) but does nothing until armed.
+ */
+function AllowButton(props: { armed: boolean; primary?: boolean; onClick: () => void; children: string }) {
+  return (
+    <button
+      type="button"
+      className={props.primary ? "button primary" : "button"}
+      aria-disabled={!props.armed}
+      aria-describedby={props.armed ? undefined : "arming-note"}
+      onClick={() => {
+        if (props.armed) props.onClick();
+      }}
+    >
+      {props.children}
+    </button>
   );
 }

@@ -6,6 +6,16 @@ import { CopyText, Loading, Message, Section } from "../components/common.js";
 
 type Note = { tone: "ok" | "error"; text: string } | null;
 
+/** A backend reached over plain http on another machine: the token and every task travel unencrypted. */
+export function insecureBackend(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" && !["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname);
+  } catch {
+    return false;
+  }
+}
+
 export function SettingsScreen() {
   const state = useRemote("settings.get", {}, ["allowlist.changed", "status.connection"]);
   const [url, setUrl] = useState<string | null>(null);
@@ -14,6 +24,7 @@ export function SettingsScreen() {
   const [tokenNote, setTokenNote] = useState<Note>(null);
   const [generalNote, setGeneralNote] = useState<Note>(null);
   const [confirmRotate, setConfirmRotate] = useState(false);
+  const [confirmTrust, setConfirmTrust] = useState(false);
 
   if (!state.data)
     return state.error ? <Message tone="error">{state.error}</Message> : <Loading what="settings" />;
@@ -84,6 +95,12 @@ export function SettingsScreen() {
             Save
           </button>
         </form>
+        {insecureBackend(shownUrl) ? (
+          <Message tone="warn">
+            This backend is reached over plain http://: the token and every task travel unencrypted and can be
+            read or changed on the way. Use https:// unless the backend runs on this machine.
+          </Message>
+        ) : null}
         {backendNote ? (
           <Message tone={backendNote.tone} live>
             {backendNote.text}
@@ -125,6 +142,12 @@ export function SettingsScreen() {
               ? `A token is stored (${s.tokenLocation === "file" ? "in the fallback file" : "in the keychain"}). It is never shown.`
               : "No token is stored. It is kept in the keychain and never shown again."}
         </p>
+        {s.tokenStored && s.tokenLocation === "file" && !s.tokenFromEnv ? (
+          <Message tone="warn">
+            The token is kept in a file because no keychain could be reached: any program running as you can
+            read it. Unlock or install a keychain (Secret Service) and save the token again to move it there.
+          </Message>
+        ) : null}
         {tokenNote ? (
           <Message tone={tokenNote.tone} live>
             {tokenNote.text}
@@ -141,9 +164,12 @@ export function SettingsScreen() {
                 name="preset"
                 value={p.id}
                 checked={s.preset === p.id}
-                onChange={() =>
-                  void general(call("settings.applyPreset", { preset: p.id }), `Preset set to ${p.label}.`)
-                }
+                onChange={() => {
+                  // Trusting the machine turns every prompt off: it takes a second, deliberate step.
+                  if (p.id === "trust") return setConfirmTrust(true);
+                  setConfirmTrust(false);
+                  void general(call("settings.applyPreset", { preset: p.id }), `Preset set to ${p.label}.`);
+                }}
               />
               <span>
                 <strong>
@@ -156,6 +182,33 @@ export function SettingsScreen() {
           ))}
           {s.preset === null ? <p className="muted">The defaults are customised (see Allowlist).</p> : null}
         </fieldset>
+        {confirmTrust ? (
+          <div className="confirm" role="group" aria-label="Confirm Trust this machine">
+            <Message tone="warn">
+              Trust this machine lets every command an agent asks for run without asking you — including ones
+              that delete files or run code downloaded from the internet. Nothing is asked until you choose
+              another preset.
+            </Message>
+            <div className="button-row">
+              <button type="button" className="button" onClick={() => setConfirmTrust(false)}>
+                Cancel
+              </button>
+              <button
+                type="button"
+                className="button danger"
+                onClick={() => {
+                  setConfirmTrust(false);
+                  void general(
+                    call("settings.applyPreset", { preset: "trust" }),
+                    "Preset set to Trust this machine.",
+                  );
+                }}
+              >
+                Trust this machine
+              </button>
+            </div>
+          </div>
+        ) : null}
       </Section>
       <Section title="General">
         <label className="checkbox">

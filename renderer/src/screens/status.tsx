@@ -1,7 +1,7 @@
 // Status (ui.md "Status and activity"): backend URL, connection state with the last failure, device
 // id and name, heartbeat age, running tasks, the approval socket, pending approvals.
 import { useEffect, useState } from "react";
-import type { ConnectionState } from "../../../src/ipc/contract.js";
+import type { ConnectionState, Screen } from "../../../src/ipc/contract.js";
 import { call, useRemote } from "../bridge.js";
 import {
   CopyText,
@@ -13,6 +13,8 @@ import {
   Section,
   type Tone,
 } from "../components/common.js";
+import { Button } from "../components/buttons.js";
+import { ProtectionSummary, useProtection } from "../components/protection.js";
 import { clock, plural, relativeTime } from "../words.js";
 
 const STATE_WORDS: Record<ConnectionState["state"], { label: string; tone: Tone; help: string }> = {
@@ -36,7 +38,18 @@ const STATE_WORDS: Record<ConnectionState["state"], { label: string; tone: Tone;
   paused: { label: "Paused", tone: "neutral", help: "The device is paused: the backend cannot reach it." },
 };
 
-export function StatusScreen(props: { pending: number; onReview: () => void }) {
+/** The next step for a connection state that needs the person, if any. */
+const NEXT_STEP: Partial<Record<ConnectionState["state"], string>> = {
+  "sign-in-required": "Enter a new token in Settings",
+  unconfigured: "Set up the backend in Settings",
+};
+
+export function StatusScreen(props: {
+  pending: number;
+  onReview: () => void;
+  onOpen: (screen: Screen) => void;
+}) {
+  const protection = useProtection();
   const status = useRemote("status.get", {}, [
     "status.connection",
     "status.tasks",
@@ -72,6 +85,13 @@ export function StatusScreen(props: { pending: number; onReview: () => void }) {
   return (
     <div className="screen">
       <h1>Status</h1>
+      <Section title="Protection">
+        {protection.data ? (
+          <ProtectionSummary data={protection.data} onOpen={props.onOpen} />
+        ) : (
+          <Loading what="the protection mode" />
+        )}
+      </Section>
       <Section
         title="Backend connection"
         actions={
@@ -87,6 +107,13 @@ export function StatusScreen(props: { pending: number; onReview: () => void }) {
             <p className="state-line">
               <Pill tone={words.tone}>{words.label}</Pill> <span className="muted">{words.help}</span>
             </p>
+            {NEXT_STEP[c.state] ? (
+              <div className="button-row">
+                <Button kind="primary" onClick={() => props.onOpen("settings")}>
+                  {NEXT_STEP[c.state]}
+                </Button>
+              </div>
+            ) : null}
             {c.lastError ? (
               <Message tone={c.state === "registered" ? "info" : "warn"}>Last failure: {c.lastError}</Message>
             ) : null}

@@ -40,11 +40,31 @@ export const PromptAnswerSchema = z.object({
 });
 export type PromptAnswer = z.infer<typeof PromptAnswerSchema>;
 
+/** What could go badly wrong if the request were allowed (core/policy/risk.ts), dangers first. */
+export const RiskSchema = z.object({
+  kind: z.enum([
+    "destructive",
+    "network-to-shell",
+    "privilege",
+    "outside-workdir",
+    "own-files",
+    "runs-if-unanswered",
+  ]),
+  level: z.enum(["danger", "caution"]),
+  detail: z.string(),
+});
+export type Risk = z.infer<typeof RiskSchema>;
+
 /** A pending approval as the dialog receives it: the request plus what main derives for display. */
 export const PromptViewSchema = PromptRequestSchema.extend({
   /** The command exactly as it will run, as one string (an argv quoted for a POSIX shell). */
   commandText: z.string(),
   /** Set when the request is a file access rather than a command. */
   fileAccess: FileAccessViewSchema.optional(),
+  /** What a wrong "allow" could do, for the banner at the top of the dialog, the tray and notifications. */
+  risks: z.array(RiskSchema),
+  /** Narrower *allow always* entries the person may choose: this folder, these exact arguments (per
+   * segment; null when the arguments are known only at run time). */
+  narrowing: z.object({ cwdPattern: z.string(), exactArgPatterns: z.array(z.string().nullable()) }),
 });
 export type PromptView = z.infer<typeof PromptViewSchema>;

@@ -71,6 +71,9 @@ export class FakeWindow implements BrowserWindowLike {
   show(): void {
     this.visible = true;
   }
+  showInactive(): void {
+    this.visible = true;
+  }
   focus(): void {
     this.focused++;
   }

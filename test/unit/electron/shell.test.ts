@@ -163,23 +163,25 @@ describe("the tray app's shell", () => {
     expect(fake.opened.external).toEqual(["https://example.com/"]);
   });
 
-  it("a new prompt raises a notification, shows the approval window on top, and lists the prompt in the tray; deciding it clears all of that", async () => {
+  it("a new prompt raises a notification, shows the approval window on top without taking the keyboard, and lists the prompt in the tray; deciding it clears all of that", async () => {
     const reply = askInBackground(["rm", "-rf", "build"]);
     await waitFor(() => fake.notifications.length === 1, { what: "a notification" });
     const note = fake.notifications[0]!;
-    expect(note.title).toBe("Gatehouse: approval needed");
-    expect(note.body).toBe("local wants to run: rm -rf build");
+    expect(note.title).toBe("Gatehouse: careful — approval needed");
+    expect(note.body).toBe("local wants to run: rm -rf build\n⚠ deletes files without asking: rm -rf build");
     expect(note.shown).toBe(true);
 
     const approval = windowLoading("approval");
     expect(approval?.visible).toBe(true);
+    // Keys typed into another app never land in the dialog: only the person's own gesture focuses it.
+    expect(approval?.focused).toBe(0);
     expect(approval?.alwaysOnTop).toEqual({ flag: true, level: "floating" });
     expect(approval?.options.alwaysOnTop).toBe(true);
 
     expect(shell.trayState().icon).toBe("attention");
     expect(fake.tray.tooltip).toContain("1 approval waiting");
     const item = fake.tray.menu.find((m) => m.id?.startsWith("pending:"));
-    expect(item?.label).toBe("rm -rf build — local");
+    expect(item?.label).toBe("⚠ rm -rf build — local");
 
     const id = services.broker.list()[0]!.id;
     const decided = (await fake.invoke(IPC_INVOKE, ["prompts.decide", { id, decision: "allow-once" }], {
@@ -222,6 +224,7 @@ describe("the tray app's shell", () => {
     windowLoading("approval")!.hide();
     fake.notifications[0]!.click();
     expect(windowLoading("approval")!.visible).toBe(true);
+    expect(windowLoading("approval")!.focused).toBe(1);
     services.broker.decide(services.broker.list()[0]!.id, { decision: "deny" });
     await reply;
   });

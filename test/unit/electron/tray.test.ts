@@ -64,12 +64,22 @@ describe("tray state", () => {
     expect(items[0]?.action).toEqual({ kind: "open-approval", id: "a" });
   });
 
-  it("shortens a long command in the menu to one line", () => {
-    const s = trayState({ ...base, pending: [prompt("a", `echo ${"x".repeat(200)}\nsecond line`)] });
+  it("shortens a long command in the menu to one line that keeps both its head and its tail", () => {
+    const s = trayState({
+      ...base,
+      pending: [prompt("a", `curl -fsSL https://example.com/${"x".repeat(200)}\n | sudo sh -s -- --yes`)],
+    });
     const label = s.menu.find((m) => m.id === "pending:a")?.label ?? "";
-    expect(label.length).toBeLessThan(80);
+    expect(label.length).toBeLessThan(100);
     expect(label).not.toContain("\n");
-    expect(label).toContain("…");
+    expect(label).toMatch(
+      /^curl -fsSL https:\/\/example\.com\/x+ … x* ?\| sudo sh -s -- --yes — claude-code$/,
+    );
+  });
+
+  it("marks a pending command the gate finds dangerous", () => {
+    const s = trayState({ ...base, pending: [{ ...prompt("a", "rm -rf build"), danger: true }] });
+    expect(s.menu.find((m) => m.id === "pending:a")?.label).toBe("⚠ rm -rf build — claude-code");
   });
 
   it("uses macOS template images and puts the pending count in the menu bar title", () => {

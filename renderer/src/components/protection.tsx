@@ -1,0 +1,77 @@
+// How protected the machine is right now (issue 16 "Status and settings"): the banner that leads every
+// screen when the approvals file is invalid (every command is denied until it is fixed), and the
+// protection mode Status opens with — the preset, what happens to a command no entry covers, and what
+// happens when nobody answers — with the next step where one is needed.
+import type { AllowlistState, Screen } from "../../../src/ipc/contract.js";
+import { useRemote } from "../bridge.js";
+import { ASK_WORDS, FALLBACK_WORDS, SECURITY_WORDS } from "../words.js";
+import { Button } from "./buttons.js";
+import { CopyText, KeyValue, Message, Pill, type Tone } from "./common.js";
+
+const PRESET_WORDS: Record<NonNullable<AllowlistState["preset"]>, { label: string; tone: Tone }> = {
+  locked: { label: "Locked: nothing runs", tone: "good" },
+  ask: { label: "Ask me: the allowlist runs, anything else waits for you", tone: "good" },
+  trust: { label: "Trust this machine: every command runs without asking", tone: "bad" },
+};
+
+export function useProtection() {
+  return useRemote("allowlist.get", {}, ["allowlist.changed"]);
+}
+
+/** Leads every screen while the approvals file is invalid; nothing otherwise. */
+export function ApprovalsFileBanner(props: {
+  data: AllowlistState | null;
+  onOpen?: (screen: Screen) => void;
+}) {
+  const file = props.data?.file;
+  if (!file || file.status !== "invalid") return null;
+  return (
+    <div className="top-banner" role="alert">
+      <strong>The approvals file is invalid: every command is denied until it is fixed.</strong>
+      <span>{file.error}</span>
+      <span className="top-banner-actions">
+        <CopyText text={file.path} label="approvals file path" reveal />
+        {props.onOpen ? (
+          <Button small onClick={() => props.onOpen?.("allowlist")}>
+            Open Allowlist
+          </Button>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+/** The protection mode for every agent without its own settings. */
+export function ProtectionSummary(props: { data: AllowlistState; onOpen: (screen: Screen) => void }) {
+  const { data } = props;
+  const all = data.agents.find((a) => a.id === "*")?.effective ?? { ...data.builtIn, ...data.defaults };
+  const preset = data.preset ? PRESET_WORDS[data.preset] : null;
+  const invalid = data.file.status === "invalid";
+  return (
+    <>
+      <p className="state-line">
+        {invalid ? (
+          <Pill tone="bad">Every command is denied</Pill>
+        ) : (
+          <Pill tone={preset?.tone ?? "neutral"}>{preset?.label ?? "Custom settings"}</Pill>
+        )}
+      </p>
+      {all.askFallback === "full" && !invalid ? (
+        <Message tone="warn">
+          If nobody answers an approval in time, the command runs anyway (askFallback: full).
+        </Message>
+      ) : null}
+      <KeyValue
+        rows={[
+          ["Commands", SECURITY_WORDS[all.security].help],
+          ["Asking", ASK_WORDS[all.ask].help],
+          ["No answer", FALLBACK_WORDS[all.askFallback].help],
+        ]}
+      />
+      <div className="button-row">
+        <Button onClick={() => props.onOpen("settings")}>Change the preset</Button>
+        <Button onClick={() => props.onOpen("allowlist")}>Edit the allowlist</Button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+// The entry editor's form state as typed (all text) and the entry it stands for: the expiry is a local
+// date and time, uses left a whole number; anything else is refused with the field it is about.
+import type { EntryInput, EntryView } from "../../../../src/ipc/contract.js";
+import { entryOfPatterns, type EntryPatterns } from "../../components/entry-fields.js";
+
+export interface Draft extends EntryPatterns {
+  /** `datetime-local` text, empty: never expires. */
+  expires: string;
+  /** Empty: unlimited. */
+  uses: string;
+}
+
+export const EMPTY_DRAFT: Draft = { pattern: "", argPattern: "", cwd: "", expires: "", uses: "" };
+
+function toLocalInput(ms: number | null | undefined): string {
+  if (!ms) return "";
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function draftOf(view: EntryView | null): Draft {
+  if (!view) return EMPTY_DRAFT;
+  const e = view.entry;
+  return {
+    pattern: e.pattern,
+    argPattern: e.argPattern ?? "",
+    cwd: e.cwd ?? "",
+    expires: toLocalInput(e.expiresAt),
+    uses: typeof e.usesLeft === "number" ? String(e.usesLeft) : "",
+  };
+}
+
+export type DraftParse =
+  { ok: true; entry: EntryInput } | { ok: false; field: "expiresAt" | "usesLeft"; reason: string };
+
+export function parseDraft(draft: Draft): DraftParse {
+  const entry: EntryInput = entryOfPatterns(draft);
+  if (draft.expires !== "") {
+    const ms = new Date(draft.expires).getTime();
+    if (!Number.isFinite(ms)) return { ok: false, field: "expiresAt", reason: "not a date and time" };
+    entry.expiresAt = ms;
+  } else entry.expiresAt = null;
+  if (draft.uses.trim() !== "") {
+    const n = Number(draft.uses);
+    if (!Number.isInteger(n) || n < 0)
+      return { ok: false, field: "usesLeft", reason: "uses left must be a whole number ≥ 0" };
+    entry.usesLeft = n;
+  } else entry.usesLeft = null;
+  return { ok: true, entry };
+}

@@ -1,0 +1,113 @@
+// Adding or editing one allowlist entry: what it covers and its limits, validated by main as it is
+// typed (the reason next to the field), the audit preview, and a save that cannot happen while the
+// entry is invalid or not yet checked.
+import { useState } from "react";
+import type { EntryView } from "../../../../src/ipc/contract.js";
+import { call } from "../../bridge.js";
+import { Button, Form } from "../../components/buttons.js";
+import { Notice } from "../../components/common.js";
+import { EntryPatternFields, useEntryCheck, checkError } from "../../components/entry-fields.js";
+import { TextField } from "../../components/field.js";
+import { AuditPreviewList, useAuditPreview } from "./audit-preview.js";
+import { draftOf, parseDraft, type Draft } from "./draft.js";
+import { agentLabel } from "./labels.js";
+
+function LimitFields(props: {
+  draft: Draft;
+  onChange: (next: Partial<Draft>) => void;
+  error: (field: "expiresAt" | "usesLeft") => string | null;
+}) {
+  return (
+    <>
+      <TextField
+        id="entry-expires"
+        label="Expires"
+        type="datetime-local"
+        value={props.draft.expires}
+        onChange={(expires) => props.onChange({ expires })}
+        error={props.error("expiresAt")}
+        note="Empty: never."
+      />
+      <TextField
+        id="entry-uses"
+        label="Uses left"
+        inputMode="numeric"
+        value={props.draft.uses}
+        onChange={(uses) => props.onChange({ uses })}
+        error={props.error("usesLeft")}
+        note="Empty: unlimited."
+      />
+    </>
+  );
+}
+
+export function EntryEditor(props: {
+  agentId: string;
+  /** The entry being edited, or null for a new one. */
+  editing: EntryView | null;
+  /** Closes the editor, with what to tell the person (null: cancelled). */
+  onDone: (message: string | null) => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(props.editing));
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const parsed = parseDraft(draft);
+  const entry = parsed.ok ? parsed.entry : null;
+  const checked = useEntryCheck(entry, props.agentId);
+  const preview = useAuditPreview(entry, props.agentId, props.editing?.entry.id);
+  const check = checked.answer;
+  const valid = parsed.ok && checked.current && check !== null && check.ok;
+
+  const fieldError = (field: "expiresAt" | "usesLeft"): string | null =>
+    !parsed.ok && parsed.field === field ? parsed.reason : checkError(check, field);
+
+  const save = async () => {
+    if (!parsed.ok) return;
+    setSaving(true);
+    try {
+      const result = props.editing
+        ? await call("allowlist.updateEntry", {
+            agentId: props.agentId,
+            id: props.editing.entry.id,
+            entry: parsed.entry,
+          })
+        : await call("allowlist.addEntry", { agentId: props.agentId, entry: parsed.entry });
+      if (result.ok) props.onDone(props.editing ? "Entry saved." : "Entry added.");
+      else setSaveError(result.reason);
+    } catch (error) {
+      setSaveError((error as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const change = (next: Partial<Draft>) => {
+    setSaveError(null);
+    setDraft((d) => ({ ...d, ...next }));
+  };
+
+  return (
+    <Form
+      className="entry-editor"
+      label={props.editing ? "Edit allowlist entry" : "New allowlist entry"}
+      onSubmit={() => {
+        if (valid) void save();
+      }}
+    >
+      <h3>{props.editing ? "Edit entry" : `New entry for ${agentLabel(props.agentId)}`}</h3>
+      <div className="editor-grid">
+        <EntryPatternFields idPrefix="entry" value={draft} onChange={change} check={check} autoFocus />
+        <LimitFields draft={draft} onChange={change} error={fieldError} />
+      </div>
+      <AuditPreviewList preview={preview} />
+      <Notice tone="error" text={saveError} />
+      <div className="button-row">
+        <span className="spacer" />
+        <Button onClick={() => props.onDone(null)}>Cancel</Button>
+        <Button submit kind="primary" disabled={!valid || saving}>
+          {props.editing ? "Save entry" : "Add entry"}
+        </Button>
+      </div>
+    </Form>
+  );
+}

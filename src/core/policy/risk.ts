@@ -1,0 +1,155 @@
+// What could go badly wrong if a person allowed this request (issue 16 "Risk first"): read from what the
+// policy already found (segments with their real executables, flags, askFallback, file locations), so the
+// dialog, the tray and notifications lead with the danger instead of hiding it below the fold. This does
+// not decide anything: the gate's outcome stays the policy's; risks only shape how a prompt is shown.
+import { patternExecutableName } from "../approvals/index.js";
+import type { FileAccessView } from "./file-edit.js";
+import { SHELLS } from "./tool-shells.js";
+import type { Explanation, Segment } from "./types.js";
+
+export type RiskKind =
+  "destructive" | "network-to-shell" | "privilege" | "outside-workdir" | "own-files" | "runs-if-unanswered";
+
+export interface Risk {
+  kind: RiskKind;
+  /** `danger`: a wrong "allow" can destroy data or hand over the machine; `caution`: worth a second look. */
+  level: "danger" | "caution";
+  /** Plain words for the person deciding, naming the part of the command it comes from. */
+  detail: string;
+}
+
+const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "xh"]);
+const CODE_RUNNERS = new Set([
+  ...SHELLS,
+  "python",
+  "python3",
+  "node",
+  "deno",
+  "bun",
+  "perl",
+  "ruby",
+  "php",
+  "pwsh",
+  "powershell",
+]);
+const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runas", "gsudo", "run0"]);
+const ALWAYS_DESTRUCTIVE = new Set(["shred", "wipefs", "mkfs", "fdisk", "sfdisk", "parted", "diskutil"]);
+
+/** The name a segment is written with (`sh`), which the person reads. */
+function nameOf(segment: Segment): string {
+  return patternExecutableName(segment.executable);
+}
+
+/** Whether the segment runs one of `names`, as written or as its real executable (`sh` → `dash`). */
+function runs(segment: Segment, names: ReadonlySet<string>): boolean {
+  return (
+    names.has(nameOf(segment)) ||
+    (segment.resolvedPath !== null && names.has(patternExecutableName(segment.resolvedPath)))
+  );
+}
+
+function words(segment: Segment): string {
+  return segment.argv.join(" ") || segment.executable;
+}
+
+/** Short options cluster (`-rf`); long ones are whole words. */
+function hasOption(args: readonly string[], short: string, long: readonly string[]): boolean {
+  return args.some(
+    (a) =>
+      long.includes(a) || (a.startsWith("-") && !a.startsWith("--") && [...short].some((c) => a.includes(c))),
+  );
+}
+
+function destructive(segment: Segment): string | null {
+  const names = [nameOf(segment)];
+  if (segment.resolvedPath !== null) names.push(patternExecutableName(segment.resolvedPath));
+  for (const name of names) {
+    const harm = destructiveAs(name, segment);
+    if (harm) return harm;
+  }
+  return null;
+}
+
+function destructiveAs(name: string, segment: Segment): string | null {
+  const args = segment.argv.slice(1);
+  if (name === "rm" && hasOption(args, "rRf", ["--recursive", "--force"]))
+    return `deletes files without asking: ${words(segment)}`;
+  if (ALWAYS_DESTRUCTIVE.has(name) || name.startsWith("mkfs.")) return `erases data: ${words(segment)}`;
+  if (name === "dd" && args.some((a) => a.startsWith("of=")))
+    return `overwrites a file or disk: ${words(segment)}`;
+  if (name === "find" && args.includes("-delete")) return `deletes the files it finds: ${words(segment)}`;
+  if (name === "git") {
+    const sub = args.find((a) => !a.startsWith("-"));
+    const rest = args.slice(args.indexOf(sub ?? "") + 1);
+    if (
+      sub === "push" &&
+      (hasOption(rest, "f", ["--force", "--force-with-lease", "--mirror", "--delete"]) ||
+        rest.some((a) => a.startsWith("+") || a.startsWith("--force")))
+    )
+      return `rewrites or deletes history on the remote: ${words(segment)}`;
+    if (sub === "reset" && rest.includes("--hard")) return `throws away uncommitted work: ${words(segment)}`;
+    if (sub === "clean" && hasOption(rest, "f", ["--force"]))
+      return `deletes untracked files: ${words(segment)}`;
+    if (sub === "checkout" && rest.includes("--") && rest.includes("."))
+      return `throws away uncommitted work: ${words(segment)}`;
+    if (sub === "branch" && hasOption(rest, "D", []))
+      return `deletes a branch that may not be merged: ${words(segment)}`;
+  }
+  return null;
+}
+
+const FILE_RISK: Partial<Record<FileAccessView["paths"][number]["where"], Risk["level"]>> = {
+  outside: "caution",
+  "sensitive-inside": "danger",
+  protected: "danger",
+  "gatehouse-data": "danger",
+  unresolved: "caution",
+};
+
+/** Every risk of a request, dangers first; empty when nothing stands out. */
+export function assessRisks(explanation: Explanation, fileAccess?: FileAccessView): Risk[] {
+  const risks: Risk[] = [];
+  const segments = explanation.segments;
+  for (const segment of segments) {
+    const harm = destructive(segment);
+    if (harm) risks.push({ kind: "destructive", level: "danger", detail: harm });
+    if (runs(segment, PRIVILEGE))
+      risks.push({
+        kind: "privilege",
+        level: "danger",
+        detail: `runs as another user (administrator): ${words(segment)}`,
+      });
+  }
+  const downloader = segments.find((s) => runs(s, DOWNLOADERS));
+  const runner = segments.find((s) => runs(s, CODE_RUNNERS));
+  if (downloader && runner)
+    risks.push({
+      kind: "network-to-shell",
+      level: "danger",
+      detail: `downloads with ${nameOf(downloader)} and runs code with ${nameOf(runner)}: what runs is not known until it arrives`,
+    });
+  for (const flag of explanation.flagDetails) {
+    if (flag.kind === "own-files")
+      risks.push({
+        kind: "own-files",
+        level: "danger",
+        detail: `touches Gatehouse's own policy and secrets: ${flag.detail}`,
+      });
+  }
+  for (const p of fileAccess?.paths ?? []) {
+    const level = FILE_RISK[p.where];
+    if (level)
+      risks.push({
+        kind: p.where === "gatehouse-data" ? "own-files" : "outside-workdir",
+        level,
+        detail: `${fileAccess?.access === "write" ? "changes" : "reads"} ${p.path}, ${p.where === "outside" || p.where === "unresolved" ? "outside the task's folder" : (p.detail ?? "a protected file")}`,
+      });
+  }
+  if (explanation.askFallback === "full")
+    risks.push({
+      kind: "runs-if-unanswered",
+      level: "danger",
+      detail: "runs anyway if you don't answer in time (askFallback: full)",
+    });
+  return [...risks.filter((r) => r.level === "danger"), ...risks.filter((r) => r.level !== "danger")];
+}
