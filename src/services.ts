@@ -172,6 +172,7 @@ export function createServices(options: ServicesOptions): Services {
       home: paths.home,
       defaultCwd: paths.defaultWorkspaceRoot,
       cwdResolver,
+      skills: side?.skills ?? null,
     }),
     logger: logger.child("socket"),
     ...(options.limits ? { limits: options.limits } : {}),
@@ -329,6 +330,10 @@ function createDeviceSide(
         logger,
       );
       await workdir.init();
+      // The live catalogue (skills.md §11): skill edits, settings, syncs and `skills rescan` reach the
+      // next task; a running turn keeps its snapshot.
+      skills.watch(() => {});
+      await skills.watchReady();
       await capabilities.startup();
       if (device.connect !== false) await connection.start();
     },
