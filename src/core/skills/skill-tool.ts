@@ -47,14 +47,22 @@ export const CLAUDE_NATIVE_TOOLS: readonly string[] = [
 const REFUSED_TOOLS: ReadonlySet<string> = new Set(["EnterWorktree"]);
 
 /**
- * Codex 0.169's function tools in `codex exec` (read from its Responses request; pinned by the same
- * test): `shell` runs commands, `apply_patch` writes and edits files. Codex has no read tool of its
- * own: it reads files through its shell, so `shell` also counts as `file_read`.
+ * Codex 0.169's tools in `codex exec` (read from its Responses requests): `exec_command` runs commands,
+ * `apply_patch` writes and edits files (offered to models that take it), `web_search` searches. Codex
+ * has no read tool of its own: it reads files through its shell, so `exec_command` also counts as
+ * `file_read`.
  */
-export const CODEX_NATIVE_TOOLS: readonly string[] = ["shell", "apply_patch", "update_plan", "view_image"];
+export const CODEX_NATIVE_TOOLS: readonly string[] = [
+  "exec_command",
+  "write_stdin",
+  "apply_patch",
+  "view_image",
+  "web_search",
+];
 export const CODEX_TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  shell: ["shell", "file_read"],
+  exec_command: ["shell", "file_read"],
   apply_patch: ["file_write", "file_edit"],
+  web_search: ["web_search"],
 };
 
 /**
