@@ -20,6 +20,7 @@ import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand, ownFilesOf } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { SkillCatalogue } from "./core/skills/index.js";
+import { bundledSkillsRoot } from "./core/skills/bundled-root.js";
 import { checkTrustedHome } from "./core/trust.js";
 import { taskClaudeHomes } from "./core/runtime/index.js";
 import { TASK_BINDING_MAX_AGE_MS } from "./core/workdir/bindings.js";
@@ -247,7 +248,13 @@ function createDeviceSide(
   const secrets =
     device.secrets ?? secretStoreFor(paths, env, logger, { safeStorage: device.safeStorage ?? null });
   const workdir = new WorkdirService({ paths, env, logger, ...(options.now ? { now: options.now } : {}) });
-  const skills = new SkillCatalogue({ paths, env, logger, secrets: { get: (ref) => secrets.get(ref) } });
+  const skills = new SkillCatalogue({
+    paths,
+    env,
+    logger,
+    secrets: { get: (ref) => secrets.get(ref), set: (ref, value) => secrets.set(ref, value) },
+    bundledRoot: bundledSkillsRoot(),
+  });
   let backendUrl: string | null = null;
   const capabilities = new CapabilitySync({
     paths,

@@ -17,6 +17,7 @@ import { SkillCatalogue } from "../../core/skills/index.js";
 import { inheritedEnv } from "../../executor/child-env.js";
 import { inheritSettingsOf, secretTest } from "../../executor/env-sources.js";
 import { skillLaunch } from "../../executor/tasks/skill-launch.js";
+import { bundledSkillsRoot } from "../../core/skills/bundled-root.js";
 import { createSecretStore } from "../../secrets/secret-store.js";
 import { posixCommandLine } from "../../core/runtime/shell-quote.js";
 import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core/settings.js";
@@ -103,6 +104,7 @@ async function skillsForSpec(ctx: CliContext, payload: unknown, workdir: string,
     env: ctx.env,
     secrets: createSecretStore({ paths: ctx.paths, logger: ctx.logger }),
     logger: ctx.logger,
+    bundledRoot: bundledSkillsRoot(),
   });
   const inherit = inheritSettingsOf(settings, ctx.paths.settings);
   const rules = { inherit: inherit.inherit, holdsSecret: secretTest(ctx.logger) };

@@ -14,6 +14,7 @@ import {
   type Catalogue,
   type SkillEntry,
 } from "../../core/skills/index.js";
+import { bundledSkillsRoot } from "../../core/skills/bundled-root.js";
 import { createSecretStore } from "../../secrets/secret-store.js";
 import { parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
@@ -38,6 +39,7 @@ function engineFor(ctx: CliContext): SkillCatalogue {
     env: ctx.env,
     secrets: createSecretStore({ paths: ctx.paths, logger: ctx.logger }),
     logger: ctx.logger,
+    bundledRoot: bundledSkillsRoot(),
   });
 }
 

@@ -28,7 +28,7 @@ import {
 } from "./prompt.js";
 import { runtimeIndexEntries, type SkillRuntime } from "./runtime-subset.js";
 import { nativePathOf, SKILL_TOOL_NAME } from "./skill-tool.js";
-import { parseSkillsSettings, type SkillsSettings } from "./settings-schema.js";
+import { parseSkillsSettings, skillApiKeySecretRef, type SkillsSettings } from "./settings-schema.js";
 import { readSkillFolder } from "./skill-reader.js";
 import type { Catalogue, SkillCallResult, SkillEntry, SkillSecrets, SkillSnapshot } from "./types.js";
 import { SkillWatcher, type WatchChange, type WatchPlan } from "./watcher.js";
@@ -45,6 +45,8 @@ export interface SkillCatalogueOptions {
   loadSettings?: () => Promise<unknown>;
   secrets: SkillSecrets;
   logger: Logger;
+  /** The skills shipped with the app (rank 9, lowest); default none. */
+  bundledRoot?: string | null;
   /** What `withSkillEnv` changes; default `process.env` (the one place that is meant to change it). */
   processEnv?: Record<string, string | undefined>;
 }
@@ -152,6 +154,7 @@ export class SkillCatalogue {
   private readonly envMaterial = new WeakMap<SkillSnapshot, EnvMaterial[]>();
   private readonly maxActive = new WeakMap<SkillSnapshot, number>();
   private readonly envLock = new AsyncLock();
+  private readonly settingsLock = new AsyncLock();
   private readonly listeners = new Set<(version: number) => void>();
   private watcher: SkillWatcher | null = null;
   private watcherReady: Promise<void> = Promise.resolve();
@@ -184,7 +187,54 @@ export class SkillCatalogue {
     const file = await this.loadSettingsFile();
     const skills = parseSkillsSettings(file);
     if (!skills.ok) throw new InvalidFileError(this.options.paths.settings, skills.error);
+    if (await this.movePlainApiKeys(skills.value)) return this.loadSettings();
     return { file, skills: skills.value };
+  }
+
+  /**
+   * A plain `apiKey` value in the settings (not a reference the SecretStore resolves) is moved into the
+   * store under `skills/<key>/apiKey` and the settings file then holds that reference, with a notice
+   * that names the skill, never the value. True when the file was rewritten.
+   */
+  private async movePlainApiKeys(skills: SkillsSettings): Promise<boolean> {
+    const plain: Array<[string, string]> = [];
+    for (const [key, entry] of Object.entries(skills.entries)) {
+      const value = entry.apiKey;
+      if (!value || value.startsWith("skills/")) continue;
+      if ((await this.options.secrets.get(value).catch(() => null)) !== null) continue;
+      this.options.logger.addSecret(value);
+      plain.push([key, value]);
+    }
+    if (plain.length === 0) return false;
+    const { secrets, logger, paths } = this.options;
+    if (!secrets.set || this.options.loadSettings) {
+      for (const [key] of plain) {
+        logger.warn(
+          `Skill ${key}: skills.entries.${key}.apiKey in settings.json is a plain value, not a secret-store reference; it is not used. Store it as ${skillApiKeySecretRef(key)}.`,
+        );
+      }
+      return false;
+    }
+    return this.settingsLock.run(async () => {
+      const raw = await readJsonFile(paths.settings, z.looseObject({}));
+      if (raw.status !== "ok") return false;
+      const file = structuredClone(raw.value);
+      const entries = (file.skills as { entries?: Record<string, { apiKey?: unknown }> } | undefined)
+        ?.entries;
+      let moved = false;
+      for (const [key, value] of plain) {
+        const entry = entries?.[key];
+        if (!entry || entry.apiKey !== value) continue;
+        await secrets.set!(skillApiKeySecretRef(key), value);
+        entry.apiKey = skillApiKeySecretRef(key);
+        moved = true;
+        logger.info(
+          `Skill ${key}: the apiKey in settings.json was moved into the secret store; the settings now hold the reference ${skillApiKeySecretRef(key)}.`,
+        );
+      }
+      if (moved) await writeFileAtomic(paths.settings, formatJson(file), { keepMode: true, mode: 0o600 });
+      return moved;
+    });
   }
 
   private async inputs(options: BuildOptions, version: number): Promise<BuildInputs> {
@@ -204,6 +254,7 @@ export class SkillCatalogue {
       skills: settings.skills,
       secrets: this.options.secrets,
       logger: this.options.logger,
+      bundledRoot: this.options.bundledRoot ?? null,
     };
   }
 
