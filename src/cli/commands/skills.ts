@@ -14,6 +14,7 @@ import {
   type Catalogue,
   type SkillEntry,
 } from "../../core/skills/index.js";
+import { resolvePaths } from "../../core/paths.js";
 import { bundledSkillsRoot } from "../../core/skills/bundled-root.js";
 import { createSecretStore } from "../../secrets/secret-store.js";
 import { parseCommandArgs } from "../args.js";
@@ -24,7 +25,7 @@ const USAGE = [
   "       gatehouse skills index [--workspace DIR] [--agent claude|codex] [--json]",
   "       gatehouse skills check NAME [--workspace DIR] [--json]",
   "       gatehouse skills rescan [--workspace DIR] [--json]",
-  "       gatehouse skills mcp --task ID   (the Skill tool of a task's agent, over stdio MCP)",
+  "       gatehouse skills mcp --task ID [--executor-home DIR]   (a task agent's Skill tool, stdio MCP)",
 ].join("\n");
 
 const OPTIONS = {
@@ -238,7 +239,7 @@ async function waitForRescanAnswer(
 async function mcp(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommandArgs({
     args,
-    options: { task: { type: "string" } },
+    options: { task: { type: "string" }, "executor-home": { type: "string" } },
     allowPositionals: true,
     strict: true,
   });
@@ -247,7 +248,9 @@ async function mcp(args: string[], ctx: CliContext): Promise<number> {
   if (!/^[0-9]{1,20}$/.test(task)) throw new UsageError("--task needs the task id (digits)");
   // Loaded only here: nothing else pulls the MCP code in.
   const { serveSkillMcp } = await import("../skills-mcp.js");
-  return serveSkillMcp(ctx, { sessionKey: `task:${task}` });
+  const home = values["executor-home"]?.trim();
+  const paths = home ? resolvePaths({ ...ctx.env, WEGENT_EXECUTOR_HOME: home }) : ctx.paths;
+  return serveSkillMcp({ ...ctx, paths }, { sessionKey: `task:${task}` });
 }
 
 const SUBCOMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<number>> = {

@@ -121,10 +121,7 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
   return { ok: true, runtime, spec, notices: [...notices, ...codex.notices], task, secrets };
 }
 
-/**
- * The task's Skill tool server (a stdio MCP server; skills-mcp.ts). Its variables are where Gatehouse's
- * data is, no secret: Codex gives stdio servers only the variables named here.
- */
+/** The task's Skill tool server (a stdio MCP server; skills-mcp.ts). */
 function skillToolServer(gatehouseCommand: string[], taskId: number, paths: AppPaths): NamedMcpServer {
   const [command, ...args] = gatehouseCommand;
   return {
@@ -132,8 +129,9 @@ function skillToolServer(gatehouseCommand: string[], taskId: number, paths: AppP
     server: {
       type: "stdio",
       command,
-      args: [...args, "skills", "mcp", "--task", String(taskId)],
-      env: { HOME: paths.home, WEGENT_EXECUTOR_HOME: paths.executorHome },
+      // Gatehouse's folder goes as an argument: Codex gives stdio servers only a few variables, and a
+      // server's env values are shown masked like secrets (this is none).
+      args: [...args, "skills", "mcp", "--task", String(taskId), "--executor-home", paths.executorHome],
       alwaysLoad: true,
     },
   };

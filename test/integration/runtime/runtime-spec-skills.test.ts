@@ -62,7 +62,14 @@ describe("gatehouse runtime spec and skills", () => {
     const mcp = spec.files.find((f) => f.path.endsWith("mcp.json"))!;
     const servers = (JSON.parse(mcp.content) as { mcpServers: Record<string, { args: string[] }> })
       .mcpServers;
-    expect(servers["gatehouse-skills"]!.args.slice(-4)).toEqual(["skills", "mcp", "--task", "77"]);
+    expect(servers["gatehouse-skills"]!.args.slice(-6)).toEqual([
+      "skills",
+      "mcp",
+      "--task",
+      "77",
+      "--executor-home",
+      home.paths.executorHome,
+    ]);
     // the settings name a secret reference that holds nothing: no variable, and the name never leaks as a value
     expect(Object.keys(spec.env)).not.toContain("WEATHER_REGION");
   });

@@ -118,6 +118,9 @@ describe.skipIf(!HAVE_CLAUDE)("the Skill tool in a Claude Code task", () => {
 
 // Left out for now: Codex 0.169 starts the server (its MCP client initialises it) but the scripted model's
 // requests list no MCP tool, with or without `features.tool_search`; see docs/decisions.md.
+// Skipped, open (see the report and docs/decisions.md): Codex 0.169 starts and initialises the server
+// (its MCP client says so), but no request to the scripted model lists an MCP tool, with or without
+// `features.tool_search`; the fallback model metadata of the scripted model may be why.
 describe.skip("the Skill tool in a Codex task", () => {
   void HAVE_CODEX;
   it("the same calls through Codex's MCP client give the same answers", async () => {
