@@ -21,6 +21,7 @@ import { explainCommand, ownFilesOf } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
 import { watchFile } from "./core/store/index.js";
 import { SkillCatalogue } from "./core/skills/index.js";
+import { bundledSkillsRoot } from "./core/skills/bundled-root.js";
 import { checkTrustedHome } from "./core/io/trust.js";
 import { taskClaudeHomes } from "./core/runtime/index.js";
 import { TASK_BINDING_MAX_AGE_MS } from "./core/workdir/io/bindings.js";
@@ -187,6 +188,7 @@ export function createServices(options: ServicesOptions): Services {
       home: paths.home,
       defaultCwd: paths.defaultWorkspaceRoot,
       cwdResolver,
+      skills: side?.skills ?? null,
     }),
     logger: logger.child("socket"),
     ...(options.limits ? { limits: options.limits } : {}),
@@ -264,7 +266,13 @@ function createDeviceSide(
   const secrets =
     device.secrets ?? secretStoreFor(paths, env, logger, { safeStorage: device.safeStorage ?? null });
   const workdir = new WorkdirService({ paths, env, logger, ...(options.now ? { now: options.now } : {}) });
-  const skills = new SkillCatalogue({ paths, env, logger, secrets: { get: (ref) => secrets.get(ref) } });
+  const skills = new SkillCatalogue({
+    paths,
+    env,
+    logger,
+    secrets: { get: (ref) => secrets.get(ref), set: (ref, value) => secrets.set(ref, value) },
+    bundledRoot: bundledSkillsRoot(),
+  });
   let backendUrl: string | null = null;
   const capabilities = new CapabilitySync({
     download: httpPackageDownloader(),
@@ -348,6 +356,10 @@ function createDeviceSide(
         logger,
       );
       await workdir.init();
+      // The live catalogue (skills.md §11): skill edits, settings, syncs and `skills rescan` reach the
+      // next task; a running turn keeps its snapshot.
+      skills.watch(() => {});
+      await skills.watchReady();
       await capabilities.startup();
       if (device.connect !== false) await connection.start();
     },

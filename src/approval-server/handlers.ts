@@ -10,7 +10,7 @@ import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from ".
 import { APP_VERSION } from "../version.js";
 import type { PromptBroker } from "./broker.js";
 import { runReport } from "./exec-result.js";
-import type { ApprovalRequestBody, ExecRunBody, ExplainBody } from "./protocol.js";
+import type { ApprovalRequestBody, ExecRunBody, ExplainBody, SkillCallBody } from "./protocol.js";
 import type { HandlerReply, RequestContext, RequestHandlers } from "./server.js";
 
 /** The gate as the socket uses it: `prompt` is the broker's, bound to the requesting connection. */
@@ -50,6 +50,13 @@ export interface HandlerDeps {
   /** The folder `approval.request` and `policy.explain` assume when the request names none. */
   defaultCwd: string;
   cwdResolver: CwdResolver;
+  /** The skill engine's Skill tool (skills.md §9); absent when the app runs without a device side. */
+  skills?: SkillToolPort | null;
+}
+
+/** The Gatehouse Skill tool: reads skill files of the session's snapshot, never runs anything. */
+export interface SkillToolPort {
+  handleToolCall(sessionKey: string, args: unknown): Promise<{ text: string; isError: boolean }>;
 }
 
 const DEFAULT_AGENT = "local";
@@ -160,6 +167,12 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
           ...(decided.savedEntries ? { savedEntries: decided.savedEntries } : {}),
         },
       };
+    },
+
+    "skill.call": async (body: SkillCallBody) => {
+      if (!deps.skills) return { error: "unsupported", message: "this Gatehouse runs no agent tasks" };
+      const result = await deps.skills.handleToolCall(body.sessionKey, body.args);
+      return { type: "skill.result", body: { text: result.text, isError: result.isError } };
     },
 
     "exec.run": async (body: ExecRunBody, ctx: RequestContext) => {

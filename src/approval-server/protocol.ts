@@ -26,7 +26,13 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Refusals that are answered unsigned and end the connection. */
 export const AUTH_ERRORS: ReadonlySet<ErrorCode> = new Set(["bad_version", "bad_mac", "expired", "replay"]);
 
-export const REQUEST_TYPES = ["ping", "policy.explain", "approval.request", "exec.run"] as const;
+export const REQUEST_TYPES = [
+  "ping",
+  "policy.explain",
+  "approval.request",
+  "exec.run",
+  "skill.call",
+] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
 const Hex = (min: number, max: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${min},${max}}$`));
@@ -140,11 +146,20 @@ export const ExecRunBodySchema = z
   .superRefine(exactlyOneCommand);
 export type ExecRunBody = z.infer<typeof ExecRunBodySchema>;
 
+/** A call of the Gatehouse Skill tool (skills.md §9) from a task's skill MCP server: it reads skills, nothing else. */
+export const SkillCallBodySchema = z.object({
+  sessionKey: z.string().min(1).max(300),
+  /** The tool's arguments as the model gave them; the engine validates them. */
+  args: z.looseObject({}),
+});
+export type SkillCallBody = z.infer<typeof SkillCallBodySchema>;
+
 export const REQUEST_BODY_SCHEMAS = {
   ping: PingBodySchema,
   "policy.explain": ExplainBodySchema,
   "approval.request": ApprovalRequestBodySchema,
   "exec.run": ExecRunBodySchema,
+  "skill.call": SkillCallBodySchema,
 } as const satisfies Record<RequestType, z.ZodType>;
 
 export interface RequestBodies {
@@ -152,6 +167,7 @@ export interface RequestBodies {
   "policy.explain": ExplainBody;
   "approval.request": ApprovalRequestBody;
   "exec.run": ExecRunBody;
+  "skill.call": SkillCallBody;
 }
 
 // ---- reply bodies (what the client checks) ---------------------------------------------------
@@ -161,6 +177,7 @@ export const REPLY_TYPES = {
   "policy.explain": "explanation",
   "approval.request": "decision",
   "exec.run": "exec.result",
+  "skill.call": "skill.result",
 } as const satisfies Record<RequestType, string>;
 
 export const PromptDecisionSchema = z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]);
@@ -195,11 +212,15 @@ export const ExplanationBodySchema = z.looseObject({
   reason: z.string(),
 });
 
+export const SkillResultBodySchema = z.looseObject({ text: z.string(), isError: z.boolean() });
+export type SkillResultBody = z.infer<typeof SkillResultBodySchema>;
+
 export const REPLY_BODY_SCHEMAS = {
   pong: PongBodySchema,
   explanation: ExplanationBodySchema,
   decision: DecisionBodySchema,
   "exec.result": ExecResultBodySchema,
+  "skill.result": SkillResultBodySchema,
 } as const;
 
 export interface ReplyBodies {
@@ -207,4 +228,5 @@ export interface ReplyBodies {
   "policy.explain": Explanation;
   "approval.request": DecisionBody;
   "exec.run": ExecResultBody;
+  "skill.call": SkillResultBody;
 }

@@ -3,11 +3,25 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { buildLaunchSpec, maskSpec, type LaunchSpec } from "../../core/runtime/index.js";
+import {
+  buildLaunchSpec,
+  maskSpec,
+  parseTaskPayload,
+  projectInfo,
+  runtimeForShellType,
+  type LaunchSpec,
+} from "../../core/runtime/index.js";
+import { RUNTIME_INHERIT } from "../../core/env-rules.js";
+import { SkillCatalogue } from "../../core/skills/index.js";
+import { inheritedEnv } from "../../executor/child-env.js";
+import { inheritSettingsOf, secretTest } from "../../executor/env-sources.js";
+import { skillLaunch } from "../../executor/tasks/skill-launch.js";
+import { bundledSkillsRoot } from "../../core/skills/bundled-root.js";
+import { createSecretStore } from "../../secrets/secret-store.js";
 import { posixCommandLine } from "../../core/runtime/shell-quote.js";
 // found by walking up from the module, so it holds in dist/src/ and in the bundle (dist/cli/) alike
 import { defaultGatehouseCommand } from "../../executor/tasks/gatehouse-command.js";
-import { emptySettings, SettingsFileSchema } from "../../core/settings.js";
+import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core/settings.js";
 import { loadJsonFile, readJsonFile } from "../../core/store/index.js";
 import { parseCommandArgs, readAllText } from "../args.js";
 import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
@@ -74,6 +88,34 @@ function parseSpecArgs(args: string[]) {
   });
 }
 
+/** The turn's skill index, Skill tool and overlay for this payload; null when the payload is not runnable. */
+async function skillsForSpec(ctx: CliContext, payload: unknown, workdir: string, settings: SettingsFile) {
+  const parsed = parseTaskPayload(payload);
+  if (!parsed.ok) return null;
+  const shell = runtimeForShellType(parsed.payload);
+  if (!shell.ok) return null;
+  const engine = new SkillCatalogue({
+    paths: ctx.paths,
+    env: ctx.env,
+    secrets: createSecretStore({ paths: ctx.paths, logger: ctx.logger }),
+    logger: ctx.logger,
+    bundledRoot: bundledSkillsRoot(),
+  });
+  const inherit = inheritSettingsOf(settings, ctx.paths.settings);
+  const rules = { inherit: inherit.inherit, holdsSecret: secretTest(ctx.logger) };
+  const launch = await skillLaunch(engine, {
+    sessionKey: `task:${parsed.payload.task_id}`,
+    taskId: parsed.payload.task_id,
+    workspace: workdir,
+    runtime: shell.runtime,
+    isProjectTask: projectInfo(parsed.payload).isProjectTask,
+    paths: ctx.paths,
+    inheritedEnv: inheritedEnv(ctx.env, rules, RUNTIME_INHERIT[shell.runtime]).env,
+  });
+  for (const secret of Object.values(launch.envOverlay)) ctx.logger.addSecret(secret);
+  return launch;
+}
+
 async function runSpec(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseSpecArgs(args);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -98,6 +140,8 @@ async function runSpec(args: string[], ctx: CliContext): Promise<number> {
   const workspaceRoot = path.resolve(ctx.env.LOCAL_WORKSPACE_ROOT?.trim() || ctx.paths.defaultWorkspaceRoot);
   const workdir = values.cwd ? path.resolve(values.cwd) : path.join(workspaceRoot, taskIdOf(payload));
 
+  // The skill part of the launch, built exactly as a task's turn builds it (skill-launch.ts).
+  const skills = await skillsForSpec(ctx, payload, workdir, settings);
   const result = await buildLaunchSpec({
     payload,
     manifest: manifest.status === "ok" ? manifest.value : {},
@@ -108,6 +152,9 @@ async function runSpec(args: string[], ctx: CliContext): Promise<number> {
     resumeId: values.resume ?? null,
     promptTimeoutMs: timeoutSeconds * 1000,
     readTextFile: (file) => fs.readFile(file, "utf8"),
+    skillInstructions: skills?.instructions ?? null,
+    skillTool: (skills?.instructions ?? null) !== null,
+    ...(skills ? { envOverlay: skills.envOverlay } : {}),
   });
   if (!result.ok) {
     if (values.json) printJson(ctx, { ok: false, code: result.code, error: result.error });

@@ -1,17 +1,21 @@
 // `gatehouse skills list|index|check|rescan`: the skill catalogue from the command line (skills.md §7,
 // §8, §11). The same engine the app and agent runs use, built over this home.
 import path from "node:path";
-import { writeFileAtomic, formatJson } from "../../core/store/index.js";
+import { writeFileAtomic, formatJson, readJsonFile } from "../../core/store/index.js";
 import {
   SkillCatalogue,
   parseSkillRuntime,
   renderIndex,
+  rescanAnswerFile,
   rescanRequestFile,
+  RescanAnswerSchema,
   runtimeIndexEntries,
   tokenEstimate,
   type Catalogue,
   type SkillEntry,
 } from "../../core/skills/index.js";
+import { resolvePaths } from "../../core/paths.js";
+import { bundledSkillsRoot } from "../../core/skills/bundled-root.js";
 import { createSecretStore } from "../../secrets/secret-store.js";
 import { parseCommandArgs } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
@@ -21,6 +25,7 @@ const USAGE = [
   "       gatehouse skills index [--workspace DIR] [--agent claude|codex] [--json]",
   "       gatehouse skills check NAME [--workspace DIR] [--json]",
   "       gatehouse skills rescan [--workspace DIR] [--json]",
+  "       gatehouse skills mcp --task ID [--executor-home DIR]   (a task agent's Skill tool, stdio MCP)",
 ].join("\n");
 
 const OPTIONS = {
@@ -35,6 +40,7 @@ function engineFor(ctx: CliContext): SkillCatalogue {
     env: ctx.env,
     secrets: createSecretStore({ paths: ctx.paths, logger: ctx.logger }),
     logger: ctx.logger,
+    bundledRoot: bundledSkillsRoot(),
   });
 }
 
@@ -197,14 +203,54 @@ async function rescan(args: string[], ctx: CliContext): Promise<number> {
     invalid: catalogue.skills.filter((e) => !e.valid).length,
     roots: catalogue.roots.filter((r) => r.exists).length,
   };
-  if (values.json) printJson(ctx, summary);
+  const running = await waitForRescanAnswer(ctx, requestedAt);
+  if (values.json) printJson(ctx, { ...summary, running });
   else {
+    const runner =
+      running === null
+        ? "No running Gatehouse answered within 3 s; the next one that starts reads the skills afresh."
+        : `The running Gatehouse rescanned: ${running.changed ? "its catalogue changed" : "nothing changed for it"}; the next task sees this.`;
     printLine(
       ctx,
-      `Rescanned ${summary.roots} skill roots: ${summary.skills} skill folders, ${summary.offered} offered, ${summary.invalid} invalid. A running Gatehouse picks the changes up now.`,
+      `Rescanned ${summary.roots} skill roots: ${summary.skills} skill folders, ${summary.offered} offered, ${summary.invalid} invalid. ${runner}`,
     );
   }
   return 0;
+}
+
+const RESCAN_ANSWER_WAIT_MS = 3_000;
+
+/** The running engine's answer to this request, or null when none came (no Gatehouse runs here). */
+async function waitForRescanAnswer(
+  ctx: CliContext,
+  requestedAt: number,
+): Promise<{ changed: boolean; version: number } | null> {
+  const deadline = Date.now() + RESCAN_ANSWER_WAIT_MS;
+  for (;;) {
+    const answer = await readJsonFile(rescanAnswerFile(ctx.paths), RescanAnswerSchema);
+    if (answer.status === "ok" && answer.value.requested_at === requestedAt) {
+      return { changed: answer.value.changed, version: answer.value.version };
+    }
+    if (Date.now() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function mcp(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseCommandArgs({
+    args,
+    options: { task: { type: "string" }, "executor-home": { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const task = values.task?.trim() ?? "";
+  if (!/^[0-9]{1,20}$/.test(task)) throw new UsageError("--task needs the task id (digits)");
+  // Loaded only here: nothing else pulls the MCP code in.
+  const { serveSkillMcp } = await import("../skills-mcp.js");
+  const home = values["executor-home"]?.trim();
+  const paths = home ? resolvePaths({ ...ctx.env, WEGENT_EXECUTOR_HOME: home }) : ctx.paths;
+  return serveSkillMcp({ ...ctx, paths }, { sessionKey: `task:${task}` });
 }
 
 const SUBCOMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<number>> = {
@@ -212,6 +258,7 @@ const SUBCOMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<n
   index,
   check,
   rescan,
+  mcp,
 };
 
 export const command: CommandSpec = {
@@ -220,9 +267,9 @@ export const command: CommandSpec = {
   usage: USAGE,
   run: async (args, ctx) => {
     const [sub, ...rest] = args;
-    if (!sub) throw new UsageError("missing subcommand (list, index, check or rescan)");
+    if (!sub) throw new UsageError("missing subcommand (list, index, check, rescan or mcp)");
     const handler = SUBCOMMANDS[sub];
-    if (!handler) throw new UsageError(`unknown subcommand "${sub}" (use list, index, check or rescan)`);
+    if (!handler) throw new UsageError(`unknown subcommand "${sub}" (use list, index, check, rescan or mcp)`);
     return handler(rest, ctx);
   },
 };

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { CLAUDE_FILE_TOOLS, CLAUDE_REFUSED_TOOLS } from "../../core/runtime/agent-hook.js";
+import { SKILL_TOOL_NAME } from "../../core/skills/skill-tool.js";
 import type { HookVerdict, ToolCall } from "./tool-call.js";
 
 /** The fields of Claude Code's PreToolUse input read here; the rest is ignored. */
@@ -44,6 +45,11 @@ export function claudeToolCall(input: ClaudePreToolUse, cwd: string): ToolCall {
     const command = text("command");
     if (!command) return { kind: "refuse", reason: "Gatehouse denies a Bash call without a command." };
     return { kind: "command", command, cwd };
+  }
+  // Exactly Gatehouse's own Skill tool (its server name is reserved in every task's MCP config): it
+  // reads skill files of the task's snapshot and runs nothing. Other MCP tools never get here.
+  if (input.tool_name === SKILL_TOOL_NAME) {
+    return { kind: "allow", reason: "Gatehouse allows its Skill tool (it only reads skill instructions)." };
   }
   if (CLAUDE_REFUSED_TOOLS.has(input.tool_name)) {
     return {

@@ -65,7 +65,7 @@ async function places(session: HookSession) {
 
 /** No Gatehouse answers: the same gate decides here with nobody to ask, and the reason says so. */
 async function decideLocally(
-  call: Exclude<ToolCall, { kind: "pass" | "refuse" }>,
+  call: Exclude<ToolCall, { kind: "pass" | "refuse" | "allow" }>,
   session: HookSession,
   why: string,
 ) {
@@ -116,6 +116,7 @@ async function readsOnlyInside(call: Extract<ToolCall, { kind: "file" }>, sessio
 export async function decideToolCall(call: ToolCall, session: HookSession): Promise<HookVerdict | null> {
   if (call.kind === "pass") return null;
   if (call.kind === "refuse") return { allow: false, reason: call.reason };
+  if (call.kind === "allow") return { allow: true, reason: call.reason };
   if (call.kind === "file" && (await readsOnlyInside(call, session)))
     return { allow: true, reason: "Gatehouse allows reading the task's own folder." };
   const common = {

@@ -10,6 +10,8 @@ export type ToolCall =
   | { kind: "file"; tool: string; access: FileAccessKind; paths: string[] }
   /** Not Gatehouse's business: the runtime's own rules apply (Claude Code's permissions, Codex: run). */
   | { kind: "pass" }
+  /** Gatehouse's own read-only tool (the Skill tool): allowed without asking. */
+  | { kind: "allow"; reason: string }
   /** Fail closed: refused without asking, with the reason the model sees. */
   | { kind: "refuse"; reason: string };
 

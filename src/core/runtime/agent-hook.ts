@@ -4,6 +4,7 @@
 // `|| exit 2` (a crash before Gatehouse even starts is a block too) and the hook answers on its own
 // before the CLI's timeout.
 import type { FileAccessKind } from "../policy/file-edit.js";
+import { SKILL_TOOL_NAME } from "../skills/skill-tool.js";
 import { posixCommandLine } from "./shell-quote.js";
 
 /** The CLIs give up on a hook after its `timeout`: a person deciding must not be cut short. */
@@ -30,11 +31,16 @@ export const CLAUDE_FILE_TOOLS: Readonly<
  */
 export const CLAUDE_REFUSED_TOOLS: ReadonlySet<string> = new Set(["EnterWorktree"]);
 
-/** The tools Claude Code sends to the hook: Bash, the file tools and the refused ones (the rest never reach it). */
+/**
+ * The tools Claude Code sends to the hook: Bash, the file tools, the refused ones, and the Gatehouse
+ * Skill tool (allowed by the hook: it only reads skill files). The rest never reach it and, with nothing
+ * pre-allowed, do not run.
+ */
 export const CLAUDE_HOOK_MATCHER = `^(${[
   "Bash",
   ...Object.keys(CLAUDE_FILE_TOOLS),
   ...CLAUDE_REFUSED_TOOLS,
+  SKILL_TOOL_NAME,
 ].join("|")})$`;
 
 export interface HookLaunch {

@@ -60,6 +60,9 @@ export function normaliseClaudeServer(input: McpServer): McpServer {
     if (isRecord(server.env)) {
       out.env = Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, stringValue(v)]));
     }
+    // Claude Code 2.1.197 connects MCP servers without waiting unless `alwaysLoad`; the model's first
+    // request would otherwise go out before the server's tools exist.
+    if (server.alwaysLoad === true) out.alwaysLoad = true;
     return out;
   }
   return server;

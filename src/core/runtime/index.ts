@@ -6,7 +6,8 @@ import type { SettingsFile } from "../settings.js";
 import { buildClaudeSpec } from "./claude-spec.js";
 import { buildCodexSpec, codexConfigFile } from "./codex-spec.js";
 import type { LaunchResult, LaunchSpec, TaskFacts } from "./launch-spec.js";
-import { parseManifestMcps, taskMcpServers } from "./mcp-servers.js";
+import { SKILL_SERVER_NAME } from "../skills/skill-tool.js";
+import { parseManifestMcps, taskMcpServers, type NamedMcpServer } from "./mcp-servers.js";
 import { parseTaskPayload, projectInfo, promptText, runtimeForShellType } from "./task-payload.js";
 import { isRecord } from "../../shared/is-record.js";
 
@@ -38,6 +39,8 @@ export interface LaunchInput {
   promptTimeoutMs: number;
   /** Instructions Gatehouse adds for this turn (the skill index and active skill blocks, skills.md §8–§10). */
   skillInstructions?: string | null;
+  /** Give the agent the Gatehouse Skill tool (the task's `gatehouse skills mcp` server, skills.md §9). */
+  skillTool?: boolean;
   /** Environment overlay for the agent process (skills.md §10); the spec's own variables win. */
   envOverlay?: Readonly<Record<string, string>>;
   /** Reads `XH/config.toml` for Codex (the caller's file system); a rejection counts as no file. */
@@ -78,9 +81,17 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
     ...mcp.servers.map((s) => s.server),
     { env: input.envOverlay ?? {} },
   ]);
+  // The Skill tool's server name is Gatehouse's: a configured server of that name never replaces it.
+  const servers = mcp.servers.filter((s) => s.name !== SKILL_SERVER_NAME);
+  if (servers.length < mcp.servers.length) {
+    notices.push(`The MCP server "${SKILL_SERVER_NAME}" was not injected: that name is Gatehouse's own.`);
+  }
+  if (input.skillTool) {
+    servers.push(skillToolServer(input.gatehouseCommand, task.taskId, input.paths));
+  }
   const common = {
     task,
-    servers: mcp.servers,
+    servers,
     prompt: prompt.text,
     systemPrompt: [payload.system_prompt, input.skillInstructions].filter((t) => t?.trim()).join("\n\n"),
     workdir: input.workdir,
@@ -107,6 +118,22 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
   });
   const spec = withOverlay(codex.spec, input.envOverlay);
   return { ok: true, runtime, spec, notices: [...notices, ...codex.notices], task, secrets };
+}
+
+/** The task's Skill tool server (a stdio MCP server; skills-mcp.ts). */
+function skillToolServer(gatehouseCommand: string[], taskId: number, paths: AppPaths): NamedMcpServer {
+  const [command, ...args] = gatehouseCommand;
+  return {
+    name: SKILL_SERVER_NAME,
+    server: {
+      type: "stdio",
+      command,
+      // Gatehouse's folder goes as an argument: Codex gives stdio servers only a few variables, and a
+      // server's env values are shown masked like secrets (this is none).
+      args: [...args, "skills", "mcp", "--task", String(taskId), "--executor-home", paths.executorHome],
+      alwaysLoad: true,
+    },
+  };
 }
 
 function withOverlay(spec: LaunchSpec, overlay: LaunchInput["envOverlay"]): LaunchSpec {

@@ -137,6 +137,8 @@ export interface GatingContext {
   /** Whether the plugin an entry comes from is enabled (undefined for non-plugin entries). */
   pluginEnabled: boolean | undefined;
   pluginKey: string | undefined;
+  /** For a bundled entry when `skills.allowBundled` is set: whether it lists the name. */
+  bundledAllowed?: boolean | undefined;
   hasBinary(name: string): boolean;
   /** A variable is available (environment, or the settings sources when they count). */
   envAvailable(name: string): boolean;
@@ -150,6 +152,7 @@ export function gatingReasons(name: string, key: string, gating: Gating, ctx: Ga
   if (ctx.excluded.has(name)) reasons.push("excluded in settings");
   if (ctx.entryEnabled(key) === false) reasons.push("disabled in settings");
   if (ctx.pluginEnabled === false) reasons.push(`plugin disabled: ${ctx.pluginKey ?? ""}`);
+  if (ctx.bundledAllowed === false) reasons.push("bundled skill not in skills.allowBundled");
   if (gating.os !== null && !gating.os.includes(ctx.platform)) {
     reasons.push(`unsupported OS: ${ctx.platform} (supports ${gating.os.join(", ")})`);
   }

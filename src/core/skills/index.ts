@@ -2,6 +2,8 @@
 export {
   SkillCatalogue,
   rescanRequestFile,
+  rescanAnswerFile,
+  RescanAnswerSchema,
   type BuildOptions,
   type SkillCatalogueOptions,
 } from "./io/catalogue.js";
@@ -47,3 +49,11 @@ export {
 export { readPluginRegistry, pluginSkillFolders, type InstalledPlugin } from "./io/plugin-registry.js";
 export { readCapabilityManifest } from "./io/capability-manifest-reader.js";
 export { parseSkillRuntime, runtimeIndexEntries, type SkillRuntime } from "./runtime-subset.js";
+export {
+  CLAUDE_NATIVE_TOOLS,
+  CODEX_NATIVE_TOOLS,
+  SKILL_SERVER_NAME,
+  SKILL_TOOL_NAME,
+  runtimeToolRegistry,
+} from "./skill-tool.js";
+export type { SessionBinding } from "./io/catalogue.js";

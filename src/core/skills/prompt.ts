@@ -61,10 +61,15 @@ export function tokenEstimate(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
-/** The index text for these skills (sorted by name here); `""` when there are none. */
-export function renderIndexText(items: readonly IndexItem[]): string {
+/**
+ * The index text for these skills (sorted by name here); `""` when there are none. With `toolName`, the
+ * second sentence names the tool as the agent sees it instead of "the skill tool" (the cost grows by
+ * the difference in length; §8.2's figures are for the generic text).
+ */
+export function renderIndexText(items: readonly IndexItem[], options: { toolName?: string } = {}): string {
   if (items.length === 0) return "";
   const lines = [...HEADER];
+  if (options.toolName) lines[3] = lines[3]!.replace("the skill tool", `the ${options.toolName} tool`);
   for (const item of [...items].sort(byName)) {
     lines.push("  <skill>");
     lines.push(`    <name>${escapeXml(item.name)}</name>`);

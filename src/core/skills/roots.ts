@@ -24,6 +24,8 @@ export interface RootInputs {
   /** False for a non-project task: the global Codex skills and plugins are not part of its catalogue. */
   includeGlobalRuntimes: boolean;
   extraRoots: readonly string[];
+  /** The skills shipped with the app (rank 9, lowest); null = none. */
+  bundledRoot?: string | null;
 }
 
 /** Ranks 1–6 and 8 (plugins, rank 7, are added by the builder in plugin-key order). */
@@ -73,5 +75,8 @@ export function fixedRootSpecs(inputs: RootInputs): { before: RootSpec[]; extra:
     }
     return { rank: 8, kind: "extra", source: "extra", path: path.resolve(expanded) };
   });
+  if (inputs.bundledRoot) {
+    extra.push({ rank: 9, kind: "bundled", source: "bundled", path: path.resolve(inputs.bundledRoot) });
+  }
   return { before, extra };
 }

@@ -20,6 +20,8 @@ export const SkillsSettingsSchema = z.looseObject({
   max_active: z.number().int().min(1).max(20).default(5),
   excluded: z.array(z.string()).default([]),
   extra_roots: z.array(z.string()).default([]),
+  /** Bundled skills (rank 9) that may be offered; unset = all of them (OpenClaw's `allowBundled`). */
+  allowBundled: z.array(z.string()).optional(),
   watch: z.boolean().default(true),
   watch_debounce_ms: z.number().int().min(0).default(250),
   entries: z.record(z.string(), SkillEntrySettingsSchema).default({}),

@@ -42,6 +42,24 @@ async function readLimited(file: string, limit: number, kind: FileKind = "link")
   }
 }
 
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+/** The first paragraph of plain text (headings' `#` marks dropped), cut at 1024 characters. */
+function firstParagraph(body: string): string | null {
+  const lines = body.split("\n").map((l) => l.trim());
+  const start = lines.findIndex((l) => l !== "" && !/^#+\s/.test(l));
+  const from = start === -1 ? lines.findIndex((l) => l !== "") : start;
+  if (from === -1) return null;
+  const paragraph: string[] = [];
+  for (const line of lines.slice(from)) {
+    if (line === "" || (paragraph.length > 0 && /^#+\s/.test(line))) break;
+    paragraph.push(line.replace(/^#+\s+/, ""));
+  }
+  return [...paragraph.join(" ")].slice(0, 1024).join("");
+}
+
 function invalid(errors: string[], warnings: string[] = []): ReadSkill {
   return { valid: false, errors, warnings, fields: null, gating: emptyGating(), body: "" };
 }
@@ -55,12 +73,16 @@ export async function readSkillFolder(
   const fileErrors: string[] = [];
   let frontmatter: Record<string, unknown> = {};
   let body = "";
+  /** A ClawSeed SKILL.md may be plain markdown when manifest.toml carries the fields. */
+  let plainMarkdown: string | null = null;
   if (!present.hasSkillMd) fileErrors.push("missing SKILL.md");
   else {
     const skillFile = await readLimited(path.join(folder, "SKILL.md"), SKILL_MD_LIMIT, present.skillMdKind);
     const markdown = skillFile.ok ? parseSkillMarkdown(skillFile.text) : skillFile;
     if (markdown.ok) ({ frontmatter, body } = markdown.value);
-    else fileErrors.push(markdown.error);
+    else if (skillFile.ok && markdown.error === "no frontmatter" && present.hasManifest) {
+      plainMarkdown = skillFile.text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+    } else fileErrors.push(markdown.error);
   }
   let manifestSkill: Record<string, unknown> | null = null;
   if (present.hasManifest) {
@@ -75,9 +97,21 @@ export async function readSkillFolder(
       manifestSkill = manifest.value.skill;
     } else fileErrors.push(manifest.error);
   }
+  if (plainMarkdown !== null) {
+    if (manifestSkill === null) fileErrors.push("no frontmatter");
+    else body = plainMarkdown;
+  }
   if (fileErrors.length > 0) return invalid(fileErrors, warnings);
 
-  const merged = { ...frontmatter, ...(manifestSkill ?? {}) };
+  const merged: Record<string, unknown> = { ...frontmatter, ...(manifestSkill ?? {}) };
+  // A name-only manifest (ClawSeed): the description is the body's first paragraph.
+  if (manifestSkill !== null && isBlank(merged.description)) {
+    const fallback = firstParagraph(body);
+    if (fallback !== null) {
+      merged.description = fallback;
+      warnings.push("description taken from SKILL.md text");
+    }
+  }
   const checked = checkFields(merged, path.basename(folder));
   warnings.push(...checked.warnings);
   const { gating, warnings: gatingWarnings } = readGating(checked.fields.metadata);

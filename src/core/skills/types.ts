@@ -8,7 +8,8 @@ export type RootKind =
   | "user-claude"
   | "user-codex"
   | "plugin"
-  | "extra";
+  | "extra"
+  | "bundled";
 
 /** One root as listed in the catalogue. */
 export interface SkillRoot {
@@ -122,6 +123,8 @@ export interface SkillSnapshot {
 /** The `SecretStore` capability the catalogue needs: look a secret up by its reference. */
 export interface SkillSecrets {
   get(ref: string): Promise<string | null>;
+  /** Stores a secret; lets a plain `apiKey` in the settings move into the store (absent = it cannot). */
+  set?(ref: string, value: string): Promise<void>;
 }
 
 export interface SkillCallResult {

@@ -6,6 +6,8 @@ import { isRecord } from "../../shared/is-record.js";
 export type AgentEvent =
   /** The runtime's session id (Claude session id, Codex thread id): later turns of the task resume it. */
   | { kind: "session"; id: string }
+  /** The tools the runtime reports it has this turn (Claude Code's init event), MCP tools included. */
+  | { kind: "tools"; names: string[] }
   /** Answer text, in order. */
   | { kind: "text"; text: string }
   /** A tool call began. */

@@ -29,6 +29,10 @@ export function createClaudeStreamParser(): AgentStreamParser {
           if (message.subtype === "init" && typeof message.session_id === "string" && message.session_id) {
             out.push({ kind: "session", id: message.session_id });
           }
+          if (message.subtype === "init" && Array.isArray(message.tools)) {
+            const names = message.tools.filter((t): t is string => typeof t === "string");
+            out.push({ kind: "tools", names });
+          }
           break;
         case "assistant": {
           const content = isRecord(message.message) ? message.message.content : undefined;

@@ -2,7 +2,7 @@
 // (src/services.ts) passes the real services, tests pass the same real services built in a temp home.
 import type { Logger } from "../../core/log.js";
 import type { AppPaths, Env } from "../../core/paths.js";
-import type { SkillSnapshot } from "../../core/skills/index.js";
+import type { SkillLaunchPort } from "./skill-launch.js";
 import type { WorkdirService } from "../../core/workdir/index.js";
 
 /** The device configuration a task needs (device-protocol.md §1, §6.1 rule 2). */
@@ -20,14 +20,8 @@ export type TaskWorkdirPort = Pick<
   "resolveForTask" | "recheckBeforeSpawn" | "isSameCwd" | "workspaceRoot"
 >;
 
-/** The skill catalogue's agent-session surface (skills.md §10); optional. */
-export interface TaskSkillsPort {
-  snapshot(
-    agentSessionId: string,
-    workspace: string,
-    options?: { taskClaudeHome?: string | null },
-  ): Promise<SkillSnapshot>;
-  envOverlay(snapshot: SkillSnapshot, baseEnv: Env): Record<string, string>;
+/** The skill catalogue's agent-session surface (skills.md §9–§10); optional. */
+export interface TaskSkillsPort extends SkillLaunchPort {
   endSession(agentSessionId: string): void;
 }
 

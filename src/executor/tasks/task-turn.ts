@@ -10,10 +10,8 @@ import {
   parseTaskPayload,
   projectInfo,
   runtimeForShellType,
-  taskClaudeHome,
   type RuntimeKind,
 } from "../../core/runtime/index.js";
-import { renderIndex, runtimeIndexEntries, type SkillSnapshot } from "../../core/skills/index.js";
 import { emptySettings, SettingsFileSchema, type SettingsFile } from "../../core/settings.js";
 import { readJsonFile } from "../../core/store/index.js";
 import { WorkdirFatal, type WorkdirResolution } from "../../core/workdir/index.js";
@@ -29,6 +27,8 @@ import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-pr
 import { createClaudeStreamParser } from "./claude-stream.js";
 import { createCodexStreamParser } from "./codex-stream.js";
 import type { TaskRunnerOptions } from "./deps.js";
+import { runtimeToolRegistry } from "../../core/skills/index.js";
+import { skillLaunch } from "./skill-launch.js";
 import { writeLaunchFiles } from "./task-files.js";
 import type { ResponseStream } from "./response-stream.js";
 
@@ -234,21 +234,25 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   const manifest = await loadManifest(options.paths.capabilityManifest, logger);
   const project = projectInfo(parsed.payload);
 
-  // Skills (skills.md §10): this turn's snapshot, the index of what the runtime does not read itself,
-  // and the environment overlay.
+  // Skills (skills.md §9–§10): this turn's snapshot, the index of what the runtime does not read itself
+  // with the active blocks, the Skill tool's binding, and the environment overlay (skill-launch.ts).
   let skillInstructions: string | null = null;
   let envOverlay: Record<string, string> | undefined;
   if (options.skills) {
     try {
-      const snapshot: SkillSnapshot = await options.skills.snapshot(ctx.sessionKey(taskId), resolution.cwd, {
-        taskClaudeHome: project.isProjectTask ? null : taskClaudeHome(options.paths, taskId),
+      const skills = await skillLaunch(options.skills, {
+        sessionKey: ctx.sessionKey(taskId),
+        taskId,
+        workspace: resolution.cwd,
+        runtime,
+        isProjectTask: project.isProjectTask,
+        paths: options.paths,
+        // A skill fills a variable the agent would not otherwise get (its inherited set, not the runner's).
+        inheritedEnv: inheritedEnv(options.env, envRules, RUNTIME_INHERIT[runtime]).env,
       });
-      for (const line of snapshot.deactivated) stream.note(line);
-      const entries = runtimeIndexEntries(snapshot.entries, runtime === "codex" ? "codex" : "claude");
-      skillInstructions = entries.length > 0 ? renderIndex(entries).text : null;
-      // A skill fills a variable the agent would not otherwise get (its inherited set, not the runner's).
-      const inherited = inheritedEnv(options.env, envRules, RUNTIME_INHERIT[runtime]).env;
-      envOverlay = options.skills.envOverlay(snapshot, inherited);
+      for (const line of skills.deactivated) stream.note(line);
+      skillInstructions = skills.instructions;
+      envOverlay = skills.envOverlay;
     } catch (error) {
       logger.warn(`task ${taskId}: the skill catalogue is unavailable; no skill index this turn`, { error });
     }
@@ -267,6 +271,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       promptTimeoutMs: options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
       resumeId: resume,
       skillInstructions,
+      skillTool: skillInstructions !== null,
       ...(envOverlay ? { envOverlay } : {}),
       readTextFile: (file) => fs.readFile(file, "utf8"),
     });
@@ -343,6 +348,13 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       case "session":
         sawSession = true;
         rememberSession(ctx.sessions, taskId, { runtime, resumeId: event.id, cwd });
+        break;
+      case "tools":
+        // The Skill tool checks permissions against what the runtime really has (skills.md §9.1).
+        options.skills?.bindSession(ctx.sessionKey(taskId), {
+          runtime: "claude",
+          tools: runtimeToolRegistry("claude", event.names),
+        });
         break;
       case "text":
         stream.message(event.text);

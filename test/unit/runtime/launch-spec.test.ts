@@ -174,7 +174,7 @@ describe("Claude Code launch spec", () => {
         PreToolUse: [
           {
             matcher:
-              "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Read|NotebookRead|LS|Grep|Glob|EnterWorktree)$",
+              "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Read|NotebookRead|LS|Grep|Glob|EnterWorktree|mcp__gatehouse-skills__Skill)$",
             hooks: [
               {
                 type: "command",

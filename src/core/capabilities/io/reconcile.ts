@@ -20,6 +20,7 @@ import {
   writeClaudeFiles,
   type ClaudeFiles,
 } from "./claude-registry.js";
+import { syncClaudeMarketplaces } from "./claude-marketplaces.js";
 import { cloneManifest, loadManifest, writeManifest, type ManifestRuntime } from "./manifest.js";
 import { pluginStoreName, skillStoreName } from "../naming.js";
 import type { RuntimeLinks } from "./runtime-links.js";
@@ -155,6 +156,14 @@ export async function reconcileRuntime(deps: ReconcileDeps): Promise<ReconcileSu
   for (const failure of failures)
     logger.warn("could not remove a leftover link", { path: failure.path, error: String(failure.error) });
   if (changed) await writeManifest(paths.capabilityManifest, manifest);
+  // Marketplace records a crash or an older Gatehouse left out (Claude Code would not load the plugins).
+  const marketplaces = await syncClaudeMarketplaces(
+    paths,
+    manifest,
+    (deps.now ?? (() => new Date()))(),
+  ).catch((error: unknown) => ({ error: String(error) }));
+  if (marketplaces.error)
+    logger.warn("could not register the synced plugins' marketplaces", { error: marketplaces.error });
 
   const referenced = new Set<string>();
   for (const entry of [...Object.values(manifest.skills), ...Object.values(manifest.plugins)])

@@ -13,6 +13,7 @@ import path from "node:path";
 import type { Logger } from "../../log.js";
 import type { AppPaths } from "../../paths.js";
 import { DEFAULT_ARCHIVE_LIMITS, extractPackage, type ArchiveLimits } from "./archive.js";
+import { syncClaudeMarketplaces } from "./claude-marketplaces.js";
 import { claudeFilePaths, loadClaudeFiles, writeClaudeFiles, type ClaudeFiles } from "./claude-registry.js";
 import {
   checksumError,
@@ -396,6 +397,7 @@ export class CapabilitySync {
     // Claude files (only if changed), then the manifest.
     if (!run.patch.isEmpty) await this.writeRegistry(claudeFilePaths(this.paths.claudeHome), old, next, run);
     await writeManifest(this.paths.capabilityManifest, next);
+    await this.registerMarketplaces(next);
     return orphans;
   }
 
@@ -693,6 +695,17 @@ export class CapabilitySync {
     };
     entry.updated_at = this.stamp(previous, entry, packageChanged);
     next.plugins[item.key] = entry;
+  }
+
+  /** Claude Code loads a synced plugin only when its marketplace is known (claude-marketplaces.ts). */
+  private async registerMarketplaces(manifest: CapabilityManifest): Promise<void> {
+    try {
+      const outcome = await syncClaudeMarketplaces(this.paths, manifest, this.now());
+      if (outcome.error)
+        this.logger.warn("could not register the synced plugins' marketplaces", { error: outcome.error });
+    } catch (error) {
+      this.logger.warn("could not register the synced plugins' marketplaces", { error: errorText(error) });
+    }
   }
 
   /** Re-reads and patches the Claude files; if that fails, the plugin changes behind it fail too. */

@@ -32,6 +32,8 @@ export interface BuildInputs {
   skills: SkillsSettings;
   secrets: SkillSecrets;
   logger: Logger;
+  /** The app's bundled skills folder (rank 9); null or absent = none. */
+  bundledRoot?: string | null;
 }
 
 /** Settings-provided variables of one eligible winner, for the environment overlay (§10). */
@@ -108,6 +110,7 @@ export async function resolveRoots(inputs: BuildInputs): Promise<{ specs: RootSp
     codexHome: inputs.codexHome,
     includeGlobalRuntimes: inputs.includeGlobalRuntimes,
     extraRoots: inputs.skills.extra_roots,
+    bundledRoot: inputs.bundledRoot ?? null,
   });
   const errors: string[] = [];
   const plugins: RootSpec[] = [];
@@ -335,6 +338,10 @@ export async function buildCatalogue(inputs: BuildInputs): Promise<BuildResult> 
       entryEnabled: (k) => inputs.skills.entries[k]?.enabled,
       pluginEnabled: c.pluginEnabled,
       pluginKey: c.pluginKey,
+      bundledAllowed:
+        entry.kind === "bundled" && inputs.skills.allowBundled !== undefined
+          ? inputs.skills.allowBundled.includes(entry.name)
+          : undefined,
       hasBinary: (b) => found.get(b) === true,
       envAvailable: (variable) => {
         const value = envValue(inputs.env, variable, inputs.platform);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import type { AppPaths, Env } from "../../paths.js";
-import { InvalidFileError, readJsonFile } from "../../store/index.js";
+import { formatJson, InvalidFileError, readJsonFile, writeFileAtomic } from "../../store/index.js";
 import {
   buildCatalogue as runBuild,
   resolveRoots,
@@ -18,8 +18,17 @@ import {
 import { AsyncLock, applyEnvDuring, computeEnvOverlay } from "../env-overlay.js";
 import { unsatisfiedPermissions } from "../permissions.js";
 import { pluginRegistryFiles } from "./plugin-registry.js";
-import { renderActive, renderIndex, renderInstructions, tokenEstimate, type IndexItem } from "../prompt.js";
-import { parseSkillsSettings, type SkillsSettings } from "../settings-schema.js";
+import {
+  renderActive,
+  renderIndex,
+  renderIndexText,
+  renderInstructions,
+  tokenEstimate,
+  type IndexItem,
+} from "../prompt.js";
+import { runtimeIndexEntries, type SkillRuntime } from "../runtime-subset.js";
+import { nativePathOf, SKILL_TOOL_NAME } from "../skill-tool.js";
+import { parseSkillsSettings, skillApiKeySecretRef, type SkillsSettings } from "../settings-schema.js";
 import { readSkillFolder } from "../skill-reader.js";
 import type { Catalogue, SkillCallResult, SkillEntry, SkillSecrets, SkillSnapshot } from "../types.js";
 import { SkillWatcher, type WatchChange, type WatchPlan } from "./watcher.js";
@@ -36,6 +45,8 @@ export interface SkillCatalogueOptions {
   loadSettings?: () => Promise<unknown>;
   secrets: SkillSecrets;
   logger: Logger;
+  /** The skills shipped with the app (rank 9, lowest); default none. */
+  bundledRoot?: string | null;
   /** What `withSkillEnv` changes; default `process.env` (the one place that is meant to change it). */
   processEnv?: Record<string, string | undefined>;
 }
@@ -55,6 +66,19 @@ export function rescanRequestFile(paths: AppPaths): string {
   return path.join(paths.executorHome, "skills-rescan.json");
 }
 
+/** The running engine's answer to a rescan request (what `skills rescan` waits for). */
+export function rescanAnswerFile(paths: AppPaths): string {
+  return path.join(paths.executorHome, "skills-rescan-done.json");
+}
+
+const RescanRequestSchema = z.looseObject({ requested_at: z.number() });
+export const RescanAnswerSchema = z.object({
+  requested_at: z.number(),
+  changed: z.boolean(),
+  version: z.number(),
+});
+export type RescanAnswer = z.infer<typeof RescanAnswerSchema>;
+
 interface ActiveSkill {
   name: string;
   path: string;
@@ -66,12 +90,22 @@ interface SessionState {
   options: BuildOptions;
   active: ActiveSkill[];
   lock: AsyncLock;
+  /** The runtime of the session's current turn and its tool registry (§9.1), set by the task runner. */
+  binding: SessionBinding | null;
+}
+
+/** Which runtime an agent session runs in and the tools it really has (what the Gatehouse Skill tool checks). */
+export interface SessionBinding {
+  runtime: SkillRuntime;
+  tools: ReadonlySet<string>;
 }
 
 const SkillCallArgsSchema = z.looseObject({
   skill: z.string().min(1),
   action: z.unknown().optional(),
 });
+
+const ListCallSchema = z.looseObject({ action: z.literal("list") });
 
 /** Workspaces whose builds are kept and whose roots are watched; older ones come back on their next build. */
 const MAX_KNOWN_WORKSPACES = 16;
@@ -85,6 +119,14 @@ function normaliseOptions(options: BuildOptions): BuildOptions {
     workspace: options.workspace ? path.resolve(options.workspace) : null,
     taskClaudeHome: options.taskClaudeHome ? path.resolve(options.taskClaudeHome) : null,
   };
+}
+
+/** What `list` answers: the skills this tool serves, one per line, and which are active. */
+function listText(served: readonly SkillEntry[], state: SessionState): string {
+  if (served.length === 0) return "No skills are available.";
+  const active = new Set(state.active.map((a) => a.name));
+  const lines = served.map((e) => `- ${e.name}${active.has(e.name) ? " (active)" : ""}: ${e.description}`);
+  return `Skills (activate one with action "activate"):\n${lines.join("\n")}`;
 }
 
 function fingerprint(catalogue: Catalogue): string {
@@ -112,6 +154,7 @@ export class SkillCatalogue {
   private readonly envMaterial = new WeakMap<SkillSnapshot, EnvMaterial[]>();
   private readonly maxActive = new WeakMap<SkillSnapshot, number>();
   private readonly envLock = new AsyncLock();
+  private readonly settingsLock = new AsyncLock();
   private readonly listeners = new Set<(version: number) => void>();
   private watcher: SkillWatcher | null = null;
   private watcherReady: Promise<void> = Promise.resolve();
@@ -144,7 +187,54 @@ export class SkillCatalogue {
     const file = await this.loadSettingsFile();
     const skills = parseSkillsSettings(file);
     if (!skills.ok) throw new InvalidFileError(this.options.paths.settings, skills.error);
+    if (await this.movePlainApiKeys(skills.value)) return this.loadSettings();
     return { file, skills: skills.value };
+  }
+
+  /**
+   * A plain `apiKey` value in the settings (not a reference the SecretStore resolves) is moved into the
+   * store under `skills/<key>/apiKey` and the settings file then holds that reference, with a notice
+   * that names the skill, never the value. True when the file was rewritten.
+   */
+  private async movePlainApiKeys(skills: SkillsSettings): Promise<boolean> {
+    const plain: Array<[string, string]> = [];
+    for (const [key, entry] of Object.entries(skills.entries)) {
+      const value = entry.apiKey;
+      if (!value || value.startsWith("skills/")) continue;
+      if ((await this.options.secrets.get(value).catch(() => null)) !== null) continue;
+      this.options.logger.addSecret(value);
+      plain.push([key, value]);
+    }
+    if (plain.length === 0) return false;
+    const { secrets, logger, paths } = this.options;
+    if (!secrets.set || this.options.loadSettings) {
+      for (const [key] of plain) {
+        logger.warn(
+          `Skill ${key}: skills.entries.${key}.apiKey in settings.json is a plain value, not a secret-store reference; it is not used. Store it as ${skillApiKeySecretRef(key)}.`,
+        );
+      }
+      return false;
+    }
+    return this.settingsLock.run(async () => {
+      const raw = await readJsonFile(paths.settings, z.looseObject({}));
+      if (raw.status !== "ok") return false;
+      const file = structuredClone(raw.value);
+      const entries = (file.skills as { entries?: Record<string, { apiKey?: unknown }> } | undefined)
+        ?.entries;
+      let moved = false;
+      for (const [key, value] of plain) {
+        const entry = entries?.[key];
+        if (!entry || entry.apiKey !== value) continue;
+        await secrets.set!(skillApiKeySecretRef(key), value);
+        entry.apiKey = skillApiKeySecretRef(key);
+        moved = true;
+        logger.info(
+          `Skill ${key}: the apiKey in settings.json was moved into the secret store; the settings now hold the reference ${skillApiKeySecretRef(key)}.`,
+        );
+      }
+      if (moved) await writeFileAtomic(paths.settings, formatJson(file), { keepMode: true, mode: 0o600 });
+      return moved;
+    });
   }
 
   private async inputs(options: BuildOptions, version: number): Promise<BuildInputs> {
@@ -164,6 +254,7 @@ export class SkillCatalogue {
       skills: settings.skills,
       secrets: this.options.secrets,
       logger: this.options.logger,
+      bundledRoot: this.options.bundledRoot ?? null,
     };
   }
 
@@ -218,7 +309,7 @@ export class SkillCatalogue {
   private session(agentSessionId: string): SessionState {
     let state = this.sessions.get(agentSessionId);
     if (!state) {
-      state = { snapshot: null, options: {}, active: [], lock: new AsyncLock() };
+      state = { snapshot: null, options: {}, active: [], lock: new AsyncLock(), binding: null };
       this.sessions.set(agentSessionId, state);
     }
     return state;
@@ -284,14 +375,52 @@ export class SkillCatalogue {
     return "it can only be started by the user";
   }
 
-  /** The instructions for the session's next turn: the index, then each active block (§8.3). */
-  sessionInstructions(agentSessionId: string): string {
+  /**
+   * The instructions for the session's next turn: the index, then each active block (§8.3). With a
+   * runtime, the index lists only what that runtime does not read itself (§10) and names the Skill tool
+   * as that runtime's agent sees it.
+   */
+  sessionInstructions(agentSessionId: string, runtime?: SkillRuntime): string {
     const state = this.sessions.get(agentSessionId);
     if (!state?.snapshot) return "";
+    const index = runtime
+      ? renderIndexText(runtimeIndexEntries(state.snapshot.entries, runtime), { toolName: SKILL_TOOL_NAME })
+      : state.snapshot.index.text;
     return renderInstructions(
-      state.snapshot.index.text,
+      index,
       state.active.map((a) => a.block),
     );
+  }
+
+  /** Sets the runtime and tool registry that Skill calls of this session are checked against. */
+  bindSession(agentSessionId: string, binding: SessionBinding): void {
+    this.session(agentSessionId).binding = { runtime: binding.runtime, tools: new Set(binding.tools) };
+  }
+
+  /**
+   * A call of the Gatehouse Skill tool (the task's MCP server, through the approval socket): checked
+   * against the session's bound runtime and tools. `list` names what this tool serves; a skill the
+   * runtime loads natively is refused with where to find it, so no skill is offered twice.
+   */
+  handleToolCall(agentSessionId: string, args: unknown): Promise<SkillCallResult> {
+    const state = this.session(agentSessionId);
+    return state.lock.run(async () => {
+      const binding = state.binding;
+      if (!binding || !state.snapshot) {
+        return { text: "No skills are available: this agent session has no Gatehouse task.", isError: true };
+      }
+      const served = runtimeIndexEntries(state.snapshot.entries, binding.runtime);
+      if (ListCallSchema.safeParse(args).success) return { text: listText(served, state), isError: false };
+      const name = SkillCallArgsSchema.safeParse(args).data?.skill;
+      const native = name ? state.snapshot.entries.find((e) => e.name === name) : undefined;
+      if (native && !served.includes(native)) {
+        return {
+          text: `Skill '${native.name}' is not served by this tool: ${nativePathOf(binding.runtime)} (${native.skill_file}).`,
+          isError: true,
+        };
+      }
+      return this.skillCall(state, args, binding.tools, served);
+    });
   }
 
   /** Names of the session's active skills, in activation order. */
@@ -311,13 +440,14 @@ export class SkillCatalogue {
     tools: ReadonlySet<string>,
   ): Promise<SkillCallResult> {
     const state = this.session(agentSessionId);
-    return state.lock.run(() => this.skillCall(state, args, tools));
+    return state.lock.run(() => this.skillCall(state, args, tools, state.snapshot?.entries ?? []));
   }
 
   private async skillCall(
     state: SessionState,
     args: unknown,
     tools: ReadonlySet<string>,
+    offered: readonly SkillEntry[],
   ): Promise<SkillCallResult> {
     const ok = (text: string): SkillCallResult => ({ text, isError: false });
     const fail = (text: string): SkillCallResult => ({ text, isError: true });
@@ -338,9 +468,9 @@ export class SkillCatalogue {
     const snapshot = state.snapshot;
     const winner = snapshot?.winners.find((e) => e.name === name);
     if (!snapshot || !winner) {
-      const offered = snapshot?.entries.map((e) => e.name) ?? [];
+      const names = offered.map((e) => e.name);
       const available =
-        offered.length > 0 ? `Available skills: ${offered.join(", ")}.` : "No skills are available.";
+        names.length > 0 ? `Available skills: ${names.join(", ")}.` : "No skills are available.";
       return fail(`Unknown skill '${name}'. ${available}`);
     }
     if (!winner.eligible) return fail(`Skill '${name}' is not available: ${winner.reasons.join("; ")}.`);
@@ -503,7 +633,7 @@ export class SkillCatalogue {
         this.scheduleBump();
         return;
       case "rescan":
-        void this.rescan().catch((error: unknown) =>
+        void this.answerRescanRequest().catch((error: unknown) =>
           this.options.logger.warn("Skill rescan failed", { error: (error as Error).message }),
         );
         return;
@@ -511,6 +641,19 @@ export class SkillCatalogue {
         void this.onSettingsChange();
         return;
     }
+  }
+
+  /** `gatehouse skills rescan` asked: rescan, then say so in the answer file the command waits for. */
+  private async answerRescanRequest(): Promise<void> {
+    const request = await readJsonFile(rescanRequestFile(this.options.paths), RescanRequestSchema);
+    const result = await this.rescan();
+    if (request.status !== "ok") return;
+    const answer: RescanAnswer = {
+      requested_at: request.value.requested_at,
+      changed: result.changed,
+      version: result.version,
+    };
+    await writeFileAtomic(rescanAnswerFile(this.options.paths), formatJson(answer));
   }
 
   private async onSettingsChange(): Promise<void> {

@@ -1,0 +1,86 @@
+// The Skill tool as each agent runtime sees it (skills.md §9, §10; docs/decisions.md "Skills for agents").
+// Gatehouse serves it as the tool `Skill` of a small stdio MCP server that every task gets
+// (`gatehouse skills mcp --task ID --runtime R`), so both runtimes reach the same engine. MCP tools are
+// named `mcp__<server>__<tool>` by both Claude Code 2.1 and Codex 0.169, and the index names the tool
+// exactly that way.
+import { CLAUDE_TOOL_ALIASES, toolRegistry } from "./permissions.js";
+import type { SkillRuntime } from "./runtime-subset.js";
+
+/** The reserved MCP server name: a payload or manifest server of this name is never injected. */
+export const SKILL_SERVER_NAME = "gatehouse-skills";
+export const SKILL_TOOL = "Skill";
+/** The Skill tool's name as the model sees it, in both runtimes. */
+export const SKILL_TOOL_NAME = `mcp__${SKILL_SERVER_NAME}__${SKILL_TOOL}`;
+
+/**
+ * Claude Code 2.1.197's native tools in a Gatehouse task, as its `system/init` event lists them (pinned
+ * by test/integration/tasks/skill-tool.test.ts); EnterWorktree is refused by the hook, so it is not
+ * here. A running turn replaces this with the init event's own list (`runtimeToolRegistry(…, names)`).
+ */
+export const CLAUDE_NATIVE_TOOLS: readonly string[] = [
+  "Task",
+  "Bash",
+  "CronCreate",
+  "CronDelete",
+  "CronList",
+  "Edit",
+  "ExitWorktree",
+  "NotebookEdit",
+  "Read",
+  "ReportFindings",
+  "ScheduleWakeup",
+  "SendMessage",
+  "Skill",
+  "TaskCreate",
+  "TaskGet",
+  "TaskList",
+  "TaskOutput",
+  "TaskStop",
+  "TaskUpdate",
+  "WebFetch",
+  "WebSearch",
+  "Workflow",
+  "Write",
+];
+
+/** Tools the hook refuses whatever the runtime lists: not in any registry. */
+const REFUSED_TOOLS: ReadonlySet<string> = new Set(["EnterWorktree"]);
+
+/**
+ * Codex 0.169's tools in `codex exec` (read from its Responses requests): `exec_command` runs commands,
+ * `apply_patch` writes and edits files (offered to models that take it), `web_search` searches. Codex
+ * has no read tool of its own: it reads files through its shell, so `exec_command` also counts as
+ * `file_read`.
+ */
+export const CODEX_NATIVE_TOOLS: readonly string[] = [
+  "exec_command",
+  "write_stdin",
+  "apply_patch",
+  "view_image",
+  "web_search",
+];
+export const CODEX_TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  exec_command: ["shell", "file_read"],
+  apply_patch: ["file_write", "file_edit"],
+  web_search: ["web_search"],
+};
+
+/**
+ * The tool registry of §9.1 for a runtime: its native names (the list the runtime reported, else the
+ * pinned one) without the ones the hook refuses, their canonical names, and the Skill tool.
+ */
+export function runtimeToolRegistry(runtime: SkillRuntime, reported?: readonly string[]): Set<string> {
+  const names = (reported ?? (runtime === "claude" ? CLAUDE_NATIVE_TOOLS : CODEX_NATIVE_TOOLS)).filter(
+    (name) => !REFUSED_TOOLS.has(name),
+  );
+  const registry = toolRegistry(names, runtime === "claude" ? CLAUDE_TOOL_ALIASES : CODEX_TOOL_ALIASES);
+  registry.add(SKILL_TOOL_NAME);
+  return registry;
+}
+
+/** What runtime sees a skill natively, in words for a refusal of the Gatehouse tool. */
+export function nativePathOf(runtime: SkillRuntime): string {
+  return runtime === "claude"
+    ? "Claude Code loads it itself: use your own Skill tool"
+    : "Codex lists it itself: read its SKILL.md";
+}
