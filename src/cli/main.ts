@@ -47,7 +47,9 @@ export async function main(argv: string[], ctx: CliContext = createCliContext())
     ctx.stderr.write(`gatehouse: unknown command "${name}"\n\n${helpText(commands)}\n`);
     return 2;
   }
-  if (rest[0] === "--help" || rest[0] === "-h") {
+  // `--help` anywhere before `--` (`gatehouse workdir resolve --help`); after `--` it belongs to the command.
+  const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
+  if (options.includes("--help") || options.includes("-h")) {
     ctx.stdout.write(`Usage: ${spec.usage}\n\n${spec.summary}\n`);
     return 0;
   }

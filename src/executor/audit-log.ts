@@ -27,7 +27,7 @@ export const AuditRecordSchema = z.looseObject({
   /** The command as shown to people (displayCommand). */
   command: z.string(),
   cwd: z.string(),
-  decision: z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]),
+  decision: z.enum(["allow-once", "allow-always", "deny", "timeout", "no-approver", "cancelled"]),
   decidedBy: DecidedBySchema,
   reason: z.string(),
   /** Run lines: the exit code (null when killed or not started); decision lines: null. */
@@ -38,6 +38,10 @@ export const AuditRecordSchema = z.looseObject({
   commandKey: z.string().optional(),
   signal: z.string().nullable().optional(),
   truncated: z.boolean().optional(),
+  /** The command was decided under elevated mode, which ends then (epoch ms). */
+  elevatedUntil: z.number().int().optional(),
+  /** Settings the request asked for (they may only tighten). */
+  requested: z.looseObject({ security: z.string().optional(), ask: z.string().optional() }).optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 

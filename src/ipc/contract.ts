@@ -235,7 +235,7 @@ export const AuditRecordSchema = z.looseObject({
   source: z.string(),
   command: z.string(),
   cwd: z.string(),
-  decision: z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]),
+  decision: z.enum(["allow-once", "allow-always", "deny", "timeout", "no-approver", "cancelled"]),
   decidedBy: z.string(),
   reason: z.string(),
   exitCode: z.number().nullable(),

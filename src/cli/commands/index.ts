@@ -4,6 +4,7 @@ import { command as init } from "./init.js";
 import { command as policy } from "./policy.js";
 import { command as allowlist } from "./allowlist.js";
 import { command as exec } from "./exec.js";
+import { command as elevate } from "./elevate.js";
 import { command as serve } from "./serve.js";
 import { command as ask } from "./ask.js";
 import { command as hook } from "./hook.js";
@@ -22,6 +23,7 @@ export const commands: CommandSpec[] = [
   policy,
   allowlist,
   exec,
+  elevate,
   serve,
   ask,
   hook,

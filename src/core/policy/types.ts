@@ -92,13 +92,27 @@ export interface Analysis {
   flags: Flag[];
 }
 
-export type SettingSource = "request" | `agents.${string}` | "defaults" | "built-in";
+/** Where a setting came from; `request` = tightened by the request, `elevated` = elevated mode. */
+export type SettingSource = "request" | "elevated" | `agents.${string}` | "defaults" | "built-in";
+
+/** Settings a request asks for: they may only tighten (exec-policy.md "Where settings come from" 2). */
+export interface RequestedSettings {
+  security?: Security;
+  ask?: Ask;
+}
 
 export interface EffectiveSettings {
   security: Security;
   ask: Ask;
   askFallback: AskFallback;
   sources: { security: SettingSource; ask: SettingSource; askFallback: SettingSource };
+  /** Elevated mode is on for this agent until then (epoch ms); security is `full` because of it. */
+  elevatedUntil?: number;
+  /**
+   * What the request asked to loosen (`security=full`, looser than the effective `allowlist`): such a
+   * request is refused whole (outcome `deny`, reason `request-loosens`) and runs nothing.
+   */
+  loosening?: string[];
 }
 
 export type Outcome = "run" | "prompt" | "deny";
@@ -117,6 +131,10 @@ export interface Explanation extends PolicyDecision {
   ask: Ask;
   askFallback: AskFallback;
   sources: EffectiveSettings["sources"];
+  /** Elevated mode is on for this agent until then (epoch ms). */
+  elevatedUntil?: number;
+  /** What the request asked for (it may only tighten). */
+  requested?: RequestedSettings;
   agentId: string;
   cwd: string;
   command: CommandInput;
@@ -142,8 +160,11 @@ export interface ProposedEntry {
 /** Who decided, as written to the audit log and replies. */
 export type DecidedBy = `rule:${string}` | "user" | "fallback" | "policy";
 
-/** A decision a person (or askFallback) gives on a prompt. */
-export type PromptDecision = "allow-once" | "allow-always" | "deny" | "timeout" | "cancelled";
+/**
+ * A decision a person (or askFallback) gives on a prompt. `timeout`: a person was asked and did not answer
+ * in time; `no-approver`: nobody could be asked at all (no UI, terminal or ask-via presenter reachable).
+ */
+export type PromptDecision = "allow-once" | "allow-always" | "deny" | "timeout" | "no-approver" | "cancelled";
 
 /** What the approval dialog shows; queued by the prompt broker (approval-server/broker.ts). */
 export interface PromptRequest {

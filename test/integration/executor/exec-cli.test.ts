@@ -104,11 +104,11 @@ describe("gatehouse exec", () => {
     expect(result.json<ExecJson>()).toMatchObject({ exitCode: null, signal: "SIGKILL" });
   });
 
-  it("reports askFallback as a timeout, exit 126, when a prompt would be needed", async () => {
+  it("reports askFallback as no-approver (not a timeout), exit 126, when a prompt would be needed", async () => {
     await policy({ security: "allowlist", ask: "on-miss", askFallback: "deny" });
     const result = await exec(["--json", "--", "true"]);
     expect(result.code).toBe(126);
-    expect(result.json<ExecJson>()).toMatchObject({ decision: "timeout", decidedBy: "fallback" });
+    expect(result.json<ExecJson>()).toMatchObject({ decision: "no-approver", decidedBy: "fallback" });
   });
 
   it("runs in --cwd and records the decision and the run in the audit log", async () => {

@@ -167,6 +167,18 @@ describe("askFallback when nobody answers", () => {
     }
   });
 
+  it("nobody to ask is reported as no-approver, never as a timeout", () => {
+    const e = {
+      askFallback: "allowlist",
+      allowlistSatisfied: false,
+      approvalsFile: { path: "x", status: "ok" },
+    } as Pick<Explanation, "askFallback" | "allowlistSatisfied" | "approvalsFile">;
+    expect(fallbackDecision(e, "no-approver")).toEqual({
+      allowed: false,
+      reason: "no-approver (allowlist-miss)",
+    });
+  });
+
   it("works on a real explanation: ask=always with a covered command falls back to allowlist", async () => {
     const e = await explainWith(
       fx,
