@@ -27,6 +27,7 @@ import { taskClaudeHomes } from "./core/runtime/index.js";
 import { TASK_BINDING_MAX_AGE_MS } from "./core/workdir/io/bindings.js";
 import { WorkdirFatal, WorkdirService } from "./core/workdir/index.js";
 import { createBackendCommands } from "./device/backend-command.js";
+import { execEventBody } from "./device/exec-events.js";
 import type { ConnectionTimings } from "./device/connection.js";
 import { DeviceService } from "./device/device-service.js";
 import { AuditLog } from "./executor/audit-log.js";
@@ -217,6 +218,11 @@ export function createServices(options: ServicesOptions): Services {
       const untrusted = checkTrustedHome(paths.executorHome);
       if (untrusted) return { status: "refused", message: untrusted.message };
       const state = await approvals.ensure();
+      if (state.status === "ok" && state.file.elevated) {
+        // Elevated mode never outlives the run it was given in: a (re)start ends it.
+        const ended = await approvals.endElevation();
+        if (ended.length) logger.warn(`Elevated mode ended because Gatehouse started: ${ended.join(", ")}`);
+      }
       if (state.status === "invalid") {
         // Kept as it is; decisions behave as deny until it is fixed (exec-policy.md).
         warnings.push(`${state.error} Every command is denied until it is fixed.`);
@@ -319,7 +325,17 @@ function createDeviceSide(
     capabilities,
     tasks,
     commands: createBackendCommands({
-      runGated: ({ recheckCwd, ...request }) => gateAndRun(request, { ...gateDeps, prompt, recheckCwd }),
+      runGated: ({ recheckCwd, ...request }) =>
+        gateAndRun(request, {
+          ...gateDeps,
+          prompt,
+          recheckCwd,
+          // the backend hears how its command went (exec.started/finished/denied, docs/device-protocol-exec-events.md)
+          onEvent: (event) => {
+            gateDeps.onEvent?.(event);
+            connection.emitEvent(event.type, execEventBody(event, request));
+          },
+        }),
       workdir,
       logger,
     }),

@@ -1,7 +1,7 @@
 // The prompt broker: one queue of pending prompts (oldest first) between the gate, which asks, and
 // presenters, which show prompts to a person (the Electron UI, a terminal, another Gatehouse).
-// `request` is the gate's PromptFn. With no presenter attached it answers `timeout` at once, so
-// askFallback decides immediately instead of after the prompt timeout.
+// `request` is the gate's PromptFn. With no presenter attached it answers `no-approver` at once, so
+// askFallback decides immediately instead of after the prompt timeout (and nobody reads it as a timeout).
 import type { PromptAnswer, PromptDecision, PromptRequest } from "../core/policy/types.js";
 
 /** Something that shows prompts to a person and reports their answers through `decide`. */
@@ -130,7 +130,7 @@ export class PromptBroker {
   /** The gate's PromptFn: resolves with the person's answer, `timeout` at expiresAt, `cancelled` on abort. */
   request = (prompt: PromptRequest, signal?: AbortSignal): Promise<PromptAnswer> => {
     if (signal?.aborted) return Promise.resolve({ decision: "cancelled" });
-    if (this.presenters.size === 0) return Promise.resolve({ decision: "timeout" });
+    if (this.presenters.size === 0) return Promise.resolve({ decision: "no-approver" });
     return new Promise<PromptAnswer>((resolve) => {
       const key = coalescingKey(prompt);
       let entry = this.byKey.get(key);
@@ -168,7 +168,7 @@ export class PromptBroker {
     if (this.presenters.size > 0) return;
     // Nobody is left to ask: askFallback decides what is pending, as if nobody had been reachable.
     for (const entry of [...this.pending.values()])
-      this.finish(entry, { decision: "timeout" }, "no-presenter");
+      this.finish(entry, { decision: "no-approver" }, "no-presenter");
   }
 
   private show(presenter: Presenter, entry: Pending): void {

@@ -18,5 +18,9 @@ export function runReport(result: GateRunResult): RunReport {
     truncated: result.truncated,
     durationMs: result.durationMs,
     ...(result.warnings.length ? { warnings: result.warnings } : {}),
+    ...(result.nextStep ? { nextStep: result.nextStep } : {}),
+    ...(result.explanation.elevatedUntil !== undefined
+      ? { elevatedUntil: result.explanation.elevatedUntil }
+      : {}),
   };
 }

@@ -4,7 +4,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
-import type { CommandInput, Explanation, PromptFn } from "../core/policy/types.js";
+import type { CommandInput, Explanation, PromptFn, RequestedSettings } from "../core/policy/types.js";
 import type { FileGateRequest } from "../executor/file-access.js";
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
 import { APP_VERSION } from "../version.js";
@@ -15,7 +15,10 @@ import type { HandlerReply, RequestContext, RequestHandlers } from "./server.js"
 
 /** The gate as the socket uses it: `prompt` is the broker's, bound to the requesting connection. */
 export interface ApprovalGate {
-  explain(command: CommandInput, context: { agentId: string; cwd: string }): Promise<Explanation>;
+  explain(
+    command: CommandInput,
+    context: { agentId: string; cwd: string; requested?: RequestedSettings },
+  ): Promise<Explanation>;
   decide(request: GateRequest, prompt: PromptFn): Promise<GateDecision>;
   /** A file an agent's own tool reads or writes (executor/file-access.ts). */
   decideFile(request: FileGateRequest, prompt: PromptFn): Promise<GateDecision>;
@@ -75,6 +78,19 @@ function commandOf(body: {
   return input;
 }
 
+/** The request's own security/ask (they may only tighten; the gate refuses a looser one). */
+function requestedOf(body: { security?: RequestedSettings["security"]; ask?: RequestedSettings["ask"] }): {
+  requested?: RequestedSettings;
+} {
+  if (body.security === undefined && body.ask === undefined) return {};
+  return {
+    requested: {
+      ...(body.security !== undefined ? { security: body.security } : {}),
+      ...(body.ask !== undefined ? { ask: body.ask } : {}),
+    },
+  };
+}
+
 /** An absolute folder from the request (`~` expanded), or a refusal in plain words. */
 function requestedCwd(cwd: string | undefined, home: string): CwdResolution | null {
   if (cwd === undefined) return null;
@@ -132,6 +148,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
       const explanation = await deps.gate.explain(commandOf(body), {
         agentId: body.agentId ?? DEFAULT_AGENT,
         cwd: cwd.cwd,
+        ...requestedOf(body),
       });
       return { type: "explanation", body: { ...explanation } };
     },
@@ -144,6 +161,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
         source: body.source ?? "socket",
         ...(body.reason !== undefined ? { reason: body.reason } : {}),
         ...(body.timeoutMs !== undefined ? { promptTimeoutMs: body.timeoutMs } : {}),
+        ...requestedOf(body),
         signal: ctx.signal,
       };
       const prompt = promptFor(deps.broker, () => (busy = true));
@@ -165,6 +183,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
           decidedBy: decided.decidedBy,
           reason: decided.reason,
           ...(decided.savedEntries ? { savedEntries: decided.savedEntries } : {}),
+          ...(decided.nextStep ? { nextStep: decided.nextStep } : {}),
         },
       };
     },
@@ -198,6 +217,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
           ...(body.env ? { env: body.env } : {}),
           ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
           ...(body.maxOutputBytes !== undefined ? { maxOutputBytes: body.maxOutputBytes } : {}),
+          ...requestedOf(body),
           signal: ctx.signal,
         },
         promptFor(deps.broker, () => (busy = true)),

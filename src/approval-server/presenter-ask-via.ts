@@ -24,16 +24,18 @@ export function askViaPaths(dir: string, env: Env): AppPaths {
 
 /**
  * Maps the other Gatehouse's decision. Only a person there, or that home's standing rules, can
- * allow here; its askFallback cannot (that becomes `timeout`, so this home's askFallback decides).
+ * allow here; its askFallback cannot (that becomes `timeout`, or `no-approver` when nobody could be asked
+ * there or it is unreachable, so this home's askFallback decides).
  */
 export function mapForwardedDecision(
   result: ClientResult<DecisionBody>,
   prompt: PromptRequest,
 ): PromptAnswer {
+  if (result.status === "unavailable") return { decision: "no-approver" };
   if (result.status !== "ok")
     return { decision: result.status === "error" && result.code === "cancelled" ? "cancelled" : "timeout" };
   const { decision, decidedBy } = result.body;
-  if (decidedBy === "fallback") return { decision: "timeout" };
+  if (decidedBy === "fallback") return { decision: decision === "no-approver" ? "no-approver" : "timeout" };
   if (decision === "allow-always")
     return { decision: "allow-always", entries: prompt.explanation.proposedEntries };
   return { decision };
@@ -61,7 +63,7 @@ export function createAskViaPresenter(options: {
             reason: connected.reason,
           });
           inFlight.delete(prompt.id);
-          decide({ decision: "timeout" });
+          decide({ decision: "no-approver" });
           return;
         }
         const client = connected.client;
@@ -77,6 +79,8 @@ export function createAskViaPresenter(options: {
             sessionKey: prompt.sessionKey,
             source: `ask-via:${prompt.source}`.slice(0, 100),
             ...(prompt.reason ? { reason: prompt.reason } : {}),
+            // what the request tightened here is tightened there too (its rules must not allow more)
+            ...(prompt.explanation.requested ?? {}),
             timeoutMs: Math.min(timeoutMs, 30 * 60_000),
           },
           { signal: abort.signal, timeoutMs: timeoutMs + 5_000 },

@@ -85,6 +85,9 @@ const commandFields = {
   posixShell: PosixShellSchema.optional(),
   cwd: z.string().min(1).max(4_096).optional(),
   agentId: z.string().min(1).max(200).optional(),
+  /** The request's own settings: they may only tighten the policy (a looser one is refused). */
+  security: z.enum(["deny", "allowlist", "full"]).optional(),
+  ask: z.enum(["off", "on-miss", "always"]).optional(),
 };
 
 function exactlyOneCommand(body: { argv?: unknown; command?: unknown }, ctx: z.RefinementCtx): void {
@@ -180,7 +183,14 @@ export const REPLY_TYPES = {
   "skill.call": "skill.result",
 } as const satisfies Record<RequestType, string>;
 
-export const PromptDecisionSchema = z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]);
+export const PromptDecisionSchema = z.enum([
+  "allow-once",
+  "allow-always",
+  "deny",
+  "timeout",
+  "no-approver",
+  "cancelled",
+]);
 
 export const PongBodySchema = z.looseObject({ version: z.string(), ui: z.boolean() });
 export type PongBody = z.infer<typeof PongBodySchema>;

@@ -79,3 +79,34 @@ export async function readAllText(stream: NodeJS.ReadableStream): Promise<string
 export function approvalsStoreAt(paths: Pick<AppPaths, "approvals" | "defaultSocket">): ApprovalsStore {
   return new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
 }
+
+/** `--security` / `--ask` options: settings a command asks for, which may only tighten the policy. */
+export const REQUESTED_SETTINGS_OPTIONS = {
+  security: { type: "string" },
+  ask: { type: "string" },
+} as const;
+
+const SECURITY_VALUES = ["deny", "allowlist", "full"] as const;
+const ASK_VALUES = ["off", "on-miss", "always"] as const;
+
+/** The parsed `--security` / `--ask` values (a UsageError for anything else). */
+export function requestedSettingsOption(values: {
+  security?: string | undefined;
+  ask?: string | undefined;
+}): {
+  security?: (typeof SECURITY_VALUES)[number];
+  ask?: (typeof ASK_VALUES)[number];
+} {
+  const result: { security?: (typeof SECURITY_VALUES)[number]; ask?: (typeof ASK_VALUES)[number] } = {};
+  if (values.security !== undefined) {
+    const found = SECURITY_VALUES.find((v) => v === values.security);
+    if (!found) throw new UsageError(`--security must be one of ${SECURITY_VALUES.join(", ")}`);
+    result.security = found;
+  }
+  if (values.ask !== undefined) {
+    const found = ASK_VALUES.find((v) => v === values.ask);
+    if (!found) throw new UsageError(`--ask must be one of ${ASK_VALUES.join(", ")}`);
+    result.ask = found;
+  }
+  return result;
+}

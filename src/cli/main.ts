@@ -44,7 +44,9 @@ export async function main(argv: string[], ctx: CliContext = createCliContext())
     return 2;
   }
   const spec: CommandSpec = await entry.load();
-  if (rest[0] === "--help" || rest[0] === "-h") {
+  // `--help` anywhere before `--` (`gatehouse workdir resolve --help`); after `--` it belongs to the command.
+  const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
+  if (options.includes("--help") || options.includes("-h")) {
     ctx.stdout.write(`Usage: ${spec.usage}\n\n${spec.summary}\n`);
     return 0;
   }

@@ -228,6 +228,27 @@ export class TestBackend {
     return this.events.filter((e) => e.event === name);
   }
 
+  /**
+   * The exec lifecycle of backend commands (docs/device-protocol-exec-events.md), by run id in arrival
+   * order: what the backend learnt about each `device:execute_command`.
+   */
+  execRuns(): Map<string, Partial<Record<"started" | "finished" | "denied", Record<string, unknown>>>> {
+    const runs = new Map<
+      string,
+      Partial<Record<"started" | "finished" | "denied", Record<string, unknown>>>
+    >();
+    for (const e of this.events) {
+      const kind = /^exec\.(started|finished|denied)$/.exec(e.event)?.[1] as
+        "started" | "finished" | "denied" | undefined;
+      const body = e.payload as Record<string, unknown> | undefined;
+      if (!kind || typeof body?.run_id !== "string") continue;
+      const run = runs.get(body.run_id) ?? {};
+      run[kind] = body;
+      runs.set(body.run_id, run);
+    }
+    return runs;
+  }
+
   // ---- backend → device ------------------------------------------------------------------------
 
   /** Calls an event with an ack on the device's live socket; rejects on timeout or when offline. */

@@ -4,7 +4,7 @@ import type { Logger } from "../core/log.js";
 import { describeZodError } from "../core/store/index.js";
 import type { WorkdirService } from "../core/workdir/io/service.js";
 import { WorkdirFatal, type WorkdirResolution } from "../core/workdir/types.js";
-import type { CommandAck, CommandPort, GatedCommandResult, RunGated } from "./deps.js";
+import type { CommandAck, CommandPort, GatedCommandRequest, GatedCommandResult, RunGated } from "./deps.js";
 import { ExecuteCommandPayloadSchema, type ExecuteCommandPayload } from "./event-schemas.js";
 import { positiveInt } from "../core/tasks/task-events.js";
 
@@ -89,6 +89,12 @@ export function commandAck(
       notice ?? "",
     );
   }
+  if (result.decision === "no-approver") {
+    return notRunAck(
+      `Command not approved: nobody could be asked on this device (${result.reason})`,
+      notice ?? "",
+    );
+  }
   if (result.decision === "timeout" || result.decision === "cancelled") {
     return notRunAck("Command approval timed out", notice ?? "");
   }
@@ -113,6 +119,14 @@ export function commandAck(
     ack.error = `Command timed out after ${formatSeconds(timeoutSeconds)} seconds`;
   }
   return ack;
+}
+
+/** The payload's `security`/`ask` (a Gatehouse extension), which may only tighten the policy. */
+function requestedSettings(payload: ExecuteCommandPayload): Pick<GatedCommandRequest, "requested"> {
+  const requested: NonNullable<GatedCommandRequest["requested"]> = {};
+  if (payload.security) requested.security = payload.security;
+  if (payload.ask) requested.ask = payload.ask;
+  return Object.keys(requested).length > 0 ? { requested } : {};
 }
 
 export function createBackendCommands(deps: BackendCommandDeps): CommandPort {
@@ -147,6 +161,7 @@ export function createBackendCommands(deps: BackendCommandDeps): CommandPort {
         ...(payload.command_key ? { commandKey: payload.command_key } : {}),
         cwd: resolution.cwd,
         ...(payload.env ? { env: payload.env } : {}),
+        ...requestedSettings(payload),
         promptTimeoutMs: timeoutSeconds * 1000,
         budgetMs: timeoutSeconds * 1000,
         timeoutMs: timeoutSeconds * 1000,

@@ -57,6 +57,8 @@ export interface GatedCommandRequest {
   commandKey?: string;
   cwd: string;
   env?: Record<string, string>;
+  /** The payload's own settings: they may only tighten. */
+  requested?: { security?: "deny" | "allowlist" | "full"; ask?: "off" | "on-miss" | "always" };
   /** The prompt times out at the command's timeout at the latest. */
   promptTimeoutMs: number;
   /** One budget for the prompt and the run: the command runs with what the prompt left. */
@@ -70,7 +72,7 @@ export interface GatedCommandRequest {
 
 /** The parts of `GateRunResult` the ack is made of. */
 export interface GatedCommandResult {
-  decision: "allow-once" | "allow-always" | "deny" | "timeout" | "cancelled";
+  decision: "allow-once" | "allow-always" | "deny" | "timeout" | "no-approver" | "cancelled";
   decidedBy: string;
   reason: string;
   exitCode: number | null;

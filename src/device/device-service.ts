@@ -236,6 +236,11 @@ export class DeviceService {
     return this.connection.systemResumed();
   }
 
+  /** An event to the backend outside a task's stream (exec events); redacted, dropped while offline. */
+  emitEvent(eventType: string, body: Record<string, unknown>): void {
+    this.connection.taskEvents.emit(eventType, body);
+  }
+
   state(): ConnectionState {
     return this.connection.state();
   }

@@ -24,6 +24,9 @@ export const ExecuteCommandPayloadSchema = z
     max_output_bytes: z.number().finite().nullable().optional(),
     command_key: z.string().nullable().optional(),
     task_id: z.union([z.number().int(), z.string()]).nullable().optional(),
+    /** Gatehouse extension: settings that may only tighten the user's policy (a looser one refuses the command). */
+    security: z.enum(["deny", "allowlist", "full"]).nullable().optional(),
+    ask: z.enum(["off", "on-miss", "always"]).nullable().optional(),
   })
   .refine(
     (p) => (p.argv && p.argv.length > 0) || (typeof p.command === "string" && p.command.trim() !== ""),

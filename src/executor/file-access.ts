@@ -31,7 +31,7 @@ import { decideExplained, type GateDecision, type GateDeps, type GateRequest } f
  * config, agent settings and hooks): writing there is judged like writing outside. */
 export const SENSITIVE_NAMES = [".git", ".claude", ".codex"];
 
-export interface FileGateRequest extends Omit<GateRequest, "command" | "cwd" | "env" | "requested"> {
+export interface FileGateRequest extends Omit<GateRequest, "command" | "cwd" | "env"> {
   /** The agent's tool: `Write`, `Edit`, `apply_patch`, `Read`, … */
   tool: string;
   access: FileAccessKind;
@@ -170,7 +170,11 @@ export async function decideFileAccess(
       targets,
       agentId: request.agentId,
     },
-    { approvals: await deps.approvals.load() },
+    {
+      approvals: await deps.approvals.load(),
+      now: deps.now(),
+      ...(request.requested ? { requested: request.requested } : {}),
+    },
   );
   const { tool: _tool, access: _access, paths: _paths, workdir, ...common } = request;
   return decideExplained({ ...common, command: explanation.command, cwd: workdir }, explanation, deps);

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { ApprovalsState, ApprovalsStore } from "../core/approvals/index.js";
 import type { Logger } from "../core/log.js";
 import { explainCommand, fallbackDecision, type OwnFiles } from "../core/policy/index.js";
+import { nextStep, outcomeKind } from "../core/policy/outcome-text.js";
 import type {
   AllowlistEntry,
   Ask,
@@ -118,6 +119,8 @@ export interface GateDecision {
   explanation: Explanation;
   /** Notes for the requester, e.g. a PATH override that was ignored. */
   warnings: string[];
+  /** For a refusal: the one command that would change it (core/policy/outcome-text.ts). */
+  nextStep?: string;
 }
 
 export type GateRunResult = GateDecision & RunResult;
@@ -144,6 +147,8 @@ export type ExecEvent =
       cancelled: boolean;
       durationMs: number;
       truncated: boolean;
+      stdoutTruncated: boolean;
+      stderrTruncated: boolean;
       /** The last 20 000 characters of stdout and stderr, in arrival order. */
       output: string;
       /** Why it did not start, when it did not. */
@@ -160,6 +165,8 @@ export type ExecEvent =
       decision: PromptDecision;
       decidedBy: DecidedBy;
       reason: string;
+      /** The one command that would change it (core/policy/outcome-text.ts). */
+      nextStep?: string;
     };
 
 export function isAllowed(decision: PromptDecision): boolean {
@@ -241,12 +248,13 @@ async function askPerson(
 
 type Verdict = Pick<GateDecision, "decision" | "decidedBy" | "reason" | "savedEntries">;
 
-function fallbackVerdict(explanation: Explanation, why?: string): Verdict {
-  const { allowed, reason } = fallbackDecision(explanation);
+/** askFallback's verdict: a timeout or nobody-to-ask is never reported as a user denial, nor as each other. */
+function fallbackVerdict(explanation: Explanation, why: "timeout" | "no-approver", note?: string): Verdict {
+  const { allowed, reason } = fallbackDecision(explanation, why);
   return {
-    decision: allowed ? "allow-once" : "timeout", // a timeout is never reported as a user denial
+    decision: allowed ? "allow-once" : why,
     decidedBy: "fallback",
-    reason: why ? `${why}; ${reason}` : reason,
+    reason: note ? `${reason}; ${note}` : reason,
   };
 }
 
@@ -265,7 +273,7 @@ async function verdictFor(
   }
   if (explanation.outcome === "deny")
     return { decision: "deny", decidedBy: "policy", reason: explanation.reason };
-  if (!deps.prompt) return fallbackVerdict(explanation, "no one to ask");
+  if (!deps.prompt) return fallbackVerdict(explanation, "no-approver");
 
   const timeoutMs = Math.max(
     1,
@@ -289,10 +297,12 @@ async function verdictFor(
     deps,
     req.signal,
   );
-  if (answer === null) return fallbackVerdict(explanation, "the approval prompt is unavailable");
+  if (answer === null) return fallbackVerdict(explanation, "no-approver", "the approval prompt failed");
   switch (answer.decision) {
     case "timeout":
-      return fallbackVerdict(explanation);
+      return fallbackVerdict(explanation, "timeout");
+    case "no-approver":
+      return fallbackVerdict(explanation, "no-approver");
     case "cancelled":
       return {
         decision: "cancelled",
@@ -452,10 +462,17 @@ async function settle(
 ): Promise<{ result: GateDecision; audited: Promise<void> }> {
   const { runId, startedAt } = at;
   const verdict = await verdictFor(req, deps, explanation, at);
-  const result: GateDecision = { runId, ...verdict, explanation, warnings };
+  const step = nextStep(outcomeKind(verdict.decision, verdict.decidedBy), verdict.reason, explanation);
+  const result: GateDecision = {
+    runId,
+    ...verdict,
+    explanation,
+    warnings,
+    ...(step !== null ? { nextStep: step } : {}),
+  };
   const command = displayCommand(req.command);
   const audited = writeAudit(deps, {
-    ...auditBase(req, runId, command, deps.now()),
+    ...auditBase(req, runId, command, deps.now(), explanation),
     event: "decision",
     decision: result.decision,
     decidedBy: result.decidedBy,
@@ -476,6 +493,7 @@ async function settle(
       decision: result.decision,
       decidedBy: result.decidedBy,
       reason: result.reason,
+      ...(result.nextStep !== undefined ? { nextStep: result.nextStep } : {}),
     });
   }
   return { result, audited };
@@ -507,7 +525,13 @@ function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation
   );
 }
 
-function auditBase(req: GateRequest, runId: string, command: string, ts: number) {
+function auditBase(
+  req: GateRequest,
+  runId: string,
+  command: string,
+  ts: number,
+  explanation: Pick<Explanation, "elevatedUntil">,
+) {
   return {
     ts,
     runId,
@@ -517,6 +541,8 @@ function auditBase(req: GateRequest, runId: string, command: string, ts: number)
     command,
     cwd: req.cwd,
     ...(req.commandKey !== undefined ? { commandKey: req.commandKey } : {}),
+    ...(explanation.elevatedUntil !== undefined ? { elevatedUntil: explanation.elevatedUntil } : {}),
+    ...(req.requested ? { requested: { ...req.requested } } : {}),
   };
 }
 
@@ -633,13 +659,15 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
     cancelled: run.cancelled,
     durationMs: run.durationMs,
     truncated: run.truncated,
+    stdoutTruncated: run.stdoutTruncated,
+    stderrTruncated: run.stderrTruncated,
     output: tail?.text() ?? "",
     ...(run.spawnError ? { error: run.spawnError } : {}),
   });
   const runLine = audited.then(() =>
     // after the decision line, which was being written while the command ran
     writeAudit(deps, {
-      ...auditBase(req, decision.runId, command, deps.now()),
+      ...auditBase(req, decision.runId, command, deps.now(), decision.explanation),
       cwd: run.cwd,
       event: "run",
       decision: decision.decision,

@@ -372,7 +372,7 @@ export const ActivityQuerySchema = z
     limit: z.number().int().min(1).max(2000).optional(),
     /** Words that must all appear in the command, cwd, agent or reason (case-insensitive). */
     text: z.string().max(500).optional(),
-    decision: z.enum(["allowed", "denied", "timeout", "cancelled"]).optional(),
+    decision: z.enum(["allowed", "denied", "timeout", "no-approver", "cancelled"]).optional(),
     decidedBy: z.enum(["rule", "user", "fallback", "policy"]).optional(),
     agentId: z.string().max(200).optional(),
     event: z.enum(["decision", "run"]).optional(),

@@ -97,8 +97,11 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
     return { answer: null, reasons };
   };
 
-  /** No keychain answered: the file is used; say so once per store (loud only for plain text). */
-  const fellBack = (reasons: string[]): void => {
+  /**
+   * No keychain answered: the file is used; say so once per store (loud only for plain text, and only
+   * when a secret is really kept there: `status`/`logout` with nothing stored print nothing).
+   */
+  const fellBack = (reasons: string[], holdsSecret = true): void => {
     const sealProblem = fileStore.sealProblem();
     location = sealProblem === null ? "keychain" : "file";
     const why = reasons.length > 0 ? reasons.join("; ") : "none configured";
@@ -110,6 +113,7 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
       );
       return;
     }
+    if (!holdsSecret) return;
     once("plain", () =>
       logger.warn(
         `No OS keychain is reachable (${why}). Secrets are kept in ${file} (mode 0600) instead: ` +
@@ -169,8 +173,9 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
     async get(account) {
       const { answer, reasons } = await firstAnswer((k) => k.getPassword(service, account));
       if (!answer) {
-        fellBack(reasons);
-        return readFile(account);
+        const value = await readFile(account);
+        fellBack(reasons, value !== null);
+        return value;
       }
       location = "keychain";
       if (answer.value !== null) {
@@ -221,9 +226,9 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
           reasons.push(`${keychain.name}: ${unavailable(error).message}`);
         }
       }
-      if (reached) location = "keychain";
-      else fellBack(reasons);
       const fromFile = await fileStore.remove(account);
+      if (reached) location = "keychain";
+      else fellBack(reasons, fromFile);
       return deleted || fromFile;
     },
   };

@@ -11,6 +11,7 @@ const DECISION: Record<AuditRecord["decision"], { label: string; tone: Tone }> =
   "allow-always": { label: "allowed always", tone: "good" },
   deny: { label: "denied", tone: "bad" },
   timeout: { label: "timed out", tone: "warn" },
+  "no-approver": { label: "nobody to ask", tone: "warn" },
   cancelled: { label: "cancelled", tone: "neutral" },
 };
 
@@ -60,6 +61,7 @@ export function ActivityScreen() {
           <option value="allowed">allowed</option>
           <option value="denied">denied</option>
           <option value="timeout">timed out</option>
+          <option value="no-approver">nobody to ask</option>
           <option value="cancelled">cancelled</option>
         </select>
         <label htmlFor="activity-who">Decided by</label>

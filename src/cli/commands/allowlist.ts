@@ -33,7 +33,7 @@ function parse(args: string[]) {
   return parseCommandArgs({
     args,
     options: {
-      agent: { type: "string", default: "*" },
+      agent: { type: "string" },
       "arg-pattern": { type: "string" },
       cwd: { type: "string" },
       "expires-in": { type: "string" },
@@ -95,14 +95,15 @@ function describeEntry(entry: AllowlistEntry, now: number): string {
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parse(args);
   const [sub, ...rest] = positionals;
-  const agentId = values.agent;
-  if (!agentId) throw new UsageError("--agent needs an id");
+  if (values.agent === "") throw new UsageError("--agent needs an id");
+  // add/remove default to `*` (every agent); list without --agent shows every agent's list, labelled.
+  const agentId = values.agent ?? "*";
   const store = approvalsStoreAt(ctx.paths);
   const now = Date.now();
   switch (sub) {
     case "list":
       if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
-      return list(ctx, store, agentId, values.json === true, now);
+      return list(ctx, store, agentId, values.json === true, now, values.agent === undefined);
     case "add": {
       if (rest.length !== 1)
         throw new UsageError("add takes exactly one PATTERN (quote it so the shell leaves it alone)");
@@ -143,40 +144,75 @@ async function list(
   agentId: string,
   json: boolean,
   now: number,
+  everyAgent = false,
 ): Promise<number> {
   const state = await store.load();
   if (state.status === "invalid") return invalid(ctx, state.error);
-  const entries = state.status === "ok" ? (state.file.agents[agentId]?.allowlist ?? []) : [];
-  const shown = entries.map((entry) => {
-    const status = entryLiveness(entry, now);
-    if (patternKind(entry.pattern) !== "bare") return { ...entry, status };
-    // The editor shows what a bare name resolves to today (exec-policy.md).
-    const today = resolveExecutable(entry.pattern, {
-      cwd: ctx.paths.home,
-      pathEnv: ctx.env.PATH,
-      pathExt: ctx.env.PATHEXT,
-      home: ctx.paths.home,
-      platform: process.platform,
+  const shownOf = (id: string) =>
+    (state.status === "ok" ? (state.file.agents[id]?.allowlist ?? []) : []).map((entry) => {
+      const status = entryLiveness(entry, now);
+      if (patternKind(entry.pattern) !== "bare") return { ...entry, status };
+      // The editor shows what a bare name resolves to today (exec-policy.md).
+      const today = resolveExecutable(entry.pattern, {
+        cwd: ctx.paths.home,
+        pathEnv: ctx.env.PATH,
+        pathExt: ctx.env.PATHEXT,
+        home: ctx.paths.home,
+        platform: process.platform,
+      });
+      return { ...entry, status, resolvesTo: today.resolvedPath };
     });
-    return { ...entry, status, resolvesTo: today.resolvedPath };
-  });
+  const shown = shownOf(agentId);
+  // Without --agent: the other agents' lists too (`gatehouse exec`/`ask` save to `local`), each labelled.
+  const others =
+    everyAgent && state.status === "ok"
+      ? Object.keys(state.file.agents)
+          .filter((id) => id !== agentId && (state.file.agents[id]?.allowlist?.length ?? 0) > 0)
+          .sort()
+      : [];
   if (json) {
-    printJson(ctx, { agentId, path: store.path, fileStatus: state.status, entries: shown });
+    printJson(ctx, {
+      agentId,
+      path: store.path,
+      fileStatus: state.status,
+      entries: shown,
+      ...(everyAgent ? { agents: Object.fromEntries(others.map((id) => [id, shownOf(id)])) } : {}),
+    });
     return 0;
   }
+  printList(ctx, agentId, shown, state.status === "missing", store.path, now);
+  for (const id of others) printList(ctx, id, shownOf(id), false, store.path, now);
+  if (everyAgent && others.length === 0 && shown.length === 0)
+    printLine(ctx, "No agent has allowlist entries (gatehouse exec and ask use agent local).");
+  return 0;
+}
+
+function agentLabel(agentId: string): string {
+  if (agentId === "*") return "* (every agent)";
+  if (agentId === "local") return "local (gatehouse exec, ask and the socket by default)";
+  return agentId;
+}
+
+function printList(
+  ctx: CliContext,
+  agentId: string,
+  shown: (AllowlistEntry & { status: string; resolvesTo?: string | null })[],
+  missing: boolean,
+  file: string,
+  now: number,
+): void {
   if (shown.length === 0) {
     printLine(
       ctx,
-      `The allowlist of ${agentId} is empty${state.status === "missing" ? " (no approvals file yet)" : ""}.`,
+      `The allowlist of ${agentLabel(agentId)} is empty${missing ? " (no approvals file yet)" : ""}.`,
     );
-    return 0;
+    return;
   }
-  printLine(ctx, `Allowlist of ${agentId} (${store.path}):`);
+  printLine(ctx, `Allowlist of ${agentLabel(agentId)} (${file}):`);
   for (const entry of shown) {
     const resolves = "resolvesTo" in entry ? `  → ${entry.resolvesTo ?? "not found on PATH"}` : "";
     printLine(ctx, `  ${describeEntry(entry, now)}${resolves}`);
   }
-  return 0;
 }
 
 export const command: CommandSpec = {

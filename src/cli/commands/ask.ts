@@ -5,10 +5,17 @@ import path from "node:path";
 import { requestOnce } from "../../approval-server/client.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { expandHome } from "../../core/paths.js";
-import { nonEmptyOption, parseCommandArgs, secondsOption } from "../args.js";
+import {
+  nonEmptyOption,
+  parseCommandArgs,
+  REQUESTED_SETTINGS_OPTIONS,
+  requestedSettingsOption,
+  secondsOption,
+} from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
-const USAGE = "gatehouse ask [--agent ID] [--cwd DIR] [--timeout S] [--shell] [--json] -- COMMAND…";
+const USAGE =
+  "gatehouse ask [--agent ID] [--cwd DIR] [--timeout S] [--security S] [--ask A] [--shell] [--json] -- COMMAND…";
 /** The server answers by the prompt's deadline; the client waits a little longer. */
 const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
 const REPLY_SLACK_MS = 10_000;
@@ -28,6 +35,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       timeout: { type: "string" },
       shell: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      ...REQUESTED_SETTINGS_OPTIONS,
     },
   });
   if (positionals.length === 0) throw new UsageError("give the command to ask about after --");
@@ -41,6 +49,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     sessionKey: "local",
     source: "cli",
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...requestedSettingsOption(values),
   };
 
   const result = await requestOnce(ctx.paths, "approval.request", body, {
@@ -64,6 +73,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   else {
     const verdict = allowed ? "allowed" : decision.decision === "deny" ? "denied" : decision.decision;
     printLine(ctx, `${verdict} (${decision.decidedBy})${decision.reason ? `: ${decision.reason}` : ""}`);
+    const step = (decision as { nextStep?: unknown }).nextStep;
+    if (!allowed && typeof step === "string") printLine(ctx, `Next: ${step}`);
   }
   return allowed ? EXIT_ALLOWED : EXIT_REFUSED;
 }

@@ -1,23 +1,37 @@
-// `gatehouse exec`: decide and run one command through the gate, from a terminal or a script. Nobody
-// is asked from here (prompt: null), so askFallback decides what needs a person.
+// `gatehouse exec`: decide and run one command through the gate, from a terminal or a script. A prompt
+// goes to the running Gatehouse of this home (the tray app, or `gatehouse serve --prompt tty`) through
+// the approval socket when one answers with a person attached; else nobody can be asked (`no-approver`)
+// and askFallback decides.
 import { ownFilesOf } from "../../core/policy/own-files.js";
+import type { PromptFn, RequestedSettings } from "../../core/policy/types.js";
 import os from "node:os";
+import { PromptBroker } from "../../approval-server/broker.js";
+import { requestOnce } from "../../approval-server/client.js";
 import { runReport } from "../../approval-server/exec-result.js";
+import { createAskViaPresenter } from "../../approval-server/presenter-ask-via.js";
+import { refusalText } from "../../core/policy/outcome-text.js";
 import { AuditLog } from "../../executor/audit-log.js";
 import { gateAndRun, isAllowed, type GateRunResult } from "../../executor/gate.js";
-import { MAX_OUTPUT_CAP, type StreamName } from "../../executor/output-capture.js";
+import {
+  COMBINED_DEFAULT_CAP,
+  MAX_OUTPUT_CAP,
+  TRUNCATION_MARKER,
+  type StreamName,
+} from "../../executor/output-capture.js";
 import { DEFAULT_TIMEOUT_MS } from "../../executor/run-process.js";
 import {
   approvalsStoreAt,
   existingFolderOption,
   nonEmptyOption,
   parseCommandArgs,
+  REQUESTED_SETTINGS_OPTIONS,
+  requestedSettingsOption,
   secondsOption,
 } from "../args.js";
 import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE =
-  "gatehouse exec [--agent ID] [--session KEY] [--cwd DIR] [--timeout S] [--max-output BYTES] [--shell] [--json] -- COMMAND…";
+  "gatehouse exec [--agent ID] [--session KEY] [--cwd DIR] [--timeout S] [--max-output BYTES] [--security S] [--ask A] [--shell] [--json] -- COMMAND…";
 /** Exit status when the command was refused or did not start (as a shell does for "cannot execute"). */
 export const EXIT_REFUSED = 126;
 const EXIT_NOT_FOUND = 127;
@@ -35,6 +49,7 @@ interface ExecOptions {
   shell: boolean;
   json: boolean;
   words: string[];
+  requested: RequestedSettings;
 }
 
 function parseOptions(args: string[]): ExecOptions {
@@ -50,6 +65,7 @@ function parseOptions(args: string[]): ExecOptions {
       "max-output": { type: "string" },
       shell: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      ...REQUESTED_SETTINGS_OPTIONS,
     },
   });
   if (positionals.length === 0) throw new UsageError("give the command to run after --");
@@ -73,6 +89,7 @@ function parseOptions(args: string[]): ExecOptions {
     shell: values.shell ?? false,
     json: values.json ?? false,
     words: positionals,
+    requested: requestedSettingsOption(values),
   };
 }
 
@@ -92,8 +109,12 @@ export function exitStatusOf(result: GateRunResult): number {
 function passthrough(
   streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
   onClosed: () => void,
+  /** The same combined cap as --json and the audit: beyond it nothing more is printed (the pipes still drain). */
+  cap: number,
 ) {
   let closed = false;
+  let left = cap;
+  let cut = false;
   const close = () => {
     if (closed) return;
     closed = true;
@@ -101,9 +122,17 @@ function passthrough(
   };
   streams.stdout.on("error", close);
   streams.stderr.on("error", close);
-  const write = (name: StreamName, chunk: Buffer): Promise<void> | undefined => {
-    if (closed) return undefined;
+  const write = (name: StreamName, whole: Buffer): Promise<void> | undefined => {
+    if (closed || cut) return undefined;
     const stream = streams[name];
+    let chunk = whole;
+    if (chunk.length > left) {
+      let end = left;
+      while (end > 0 && ((chunk[end] ?? 0) & 0xc0) === 0x80) end--; // never split a UTF-8 character
+      chunk = Buffer.concat([chunk.subarray(0, end), Buffer.from(TRUNCATION_MARKER + "\n")]);
+      cut = true;
+    }
+    left -= Math.min(left, whole.length);
     if (stream.write(chunk)) return undefined;
     return new Promise<void>((resolve) => {
       const done = () => {
@@ -121,6 +150,9 @@ function passthrough(
     write,
     get closed() {
       return closed;
+    },
+    get cut() {
+      return cut;
     },
     detach() {
       streams.stdout.off("error", close);
@@ -140,10 +172,12 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   // which ends the whole tree.
   const controller = new AbortController();
   const cancel = () => controller.abort();
-  const output = options.json ? null : passthrough(ctx, cancel);
+  const cap = options.maxOutputBytes ?? COMBINED_DEFAULT_CAP;
+  const output = options.json ? null : passthrough(ctx, cancel, cap);
   const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const signal of signals) process.on(signal, cancel);
   const background: Promise<void>[] = [];
+  const prompt = await runningGatehousePrompt(ctx, options.json);
   let result: GateRunResult;
   try {
     result = await gateAndRun(
@@ -155,6 +189,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
         cwd,
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+        ...(Object.keys(options.requested).length > 0 ? { requested: options.requested } : {}),
         outputMode: "combined",
         signal: controller.signal,
         ...(output ? { onOutput: output.write } : {}),
@@ -162,7 +197,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       {
         approvals,
         audit,
-        prompt: null,
+        prompt,
         baseEnv: ctx.env,
         settingsFile: ctx.paths.settings,
         ownFiles: ownFilesOf(ctx.paths),
@@ -191,6 +226,10 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   } else {
     // A closed output ends the run quietly, as SIGPIPE would.
     if (!output?.closed) reportForPeople(ctx, result, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    if (output?.cut && !output.closed)
+      ctx.stderr.write(
+        `gatehouse exec: output cut after ${cap} bytes, as in --json and the audit log (--max-output raises it, up to 5 MiB)\n`,
+      );
   }
   await Promise.all(background); // usage notes for the allowlist editor, after the result is out
   if (output?.closed && isAllowed(result.decision)) return EXIT_OUTPUT_CLOSED;
@@ -202,11 +241,8 @@ function reportForPeople(ctx: CliContext, result: GateRunResult, timeoutMs: numb
   const say = (text: string) => ctx.stderr.write(`gatehouse exec: ${text}\n`);
   for (const warning of result.warnings) say(warning);
   if (!isAllowed(result.decision)) {
-    const what =
-      result.decision === "deny" ? "denied" : result.decision === "timeout" ? "not run" : "cancelled";
-    say(`${what} (${result.decidedBy}): ${result.reason}`);
+    say(refusalText(result.decision, result.decidedBy, result.reason, result.explanation));
     const file = result.explanation.approvalsFile;
-    if (file.status === "missing") say("no exec policy is set up yet; run `gatehouse init` to choose a mode");
     if (file.status === "invalid")
       say(`the approvals file is invalid, so nothing runs until it is fixed: ${file.error ?? file.path}`);
     return;
@@ -215,6 +251,22 @@ function reportForPeople(ctx: CliContext, result: GateRunResult, timeoutMs: numb
   else if (result.timedOut)
     say(`timed out after ${timeoutMs / 1000} s; the command and everything it started were stopped`);
   else if (result.cancelled) say("cancelled; the command and everything it started were stopped");
+}
+
+/**
+ * The running Gatehouse of this home as the prompt, when it has a person to ask (ping says `ui`): the
+ * prompt is forwarded as an `approval.request` (the ask-via presenter), so the tray dialog or the
+ * `serve --prompt tty` terminal answers it. Null when none runs or nobody is attached there.
+ */
+async function runningGatehousePrompt(ctx: CliContext, quiet: boolean): Promise<PromptFn | null> {
+  const ping = await requestOnce(ctx.paths, "ping", {}, { timeoutMs: 2_000, connectTimeoutMs: 1_000 });
+  if (ping.status !== "ok" || !ping.body.ui) return null;
+  const broker = new PromptBroker();
+  broker.attach(createAskViaPresenter({ target: ctx.paths, logger: ctx.logger.child("exec") }));
+  return (request, signal) => {
+    if (!quiet) ctx.stderr.write("gatehouse exec: waiting for a person in the running Gatehouse…\n");
+    return broker.request(request, signal);
+  };
 }
 
 export const command: CommandSpec = {

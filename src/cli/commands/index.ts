@@ -14,6 +14,7 @@ export const commands: CommandEntry[] = [
   { name: "policy", load: async () => (await import("./policy.js")).command },
   { name: "allowlist", load: async () => (await import("./allowlist.js")).command },
   { name: "exec", load: async () => (await import("./exec.js")).command },
+  { name: "elevate", load: async () => (await import("./elevate.js")).command },
   { name: "serve", load: async () => (await import("./serve.js")).command },
   { name: "ask", load: async () => (await import("./ask.js")).command },
   { name: "hook", load: async () => (await import("./hook.js")).command },

@@ -4,7 +4,13 @@
 // approvals file is invalid (the outcome is then `deny`), so scripts notice a broken policy.
 import { findBash } from "../../executor/shells.js";
 import { explainCommand, ownFilesOf, type Explanation, type Segment } from "../../core/policy/index.js";
-import { approvalsStoreAt, existingFolderOption, parseCommandArgs } from "../args.js";
+import {
+  approvalsStoreAt,
+  existingFolderOption,
+  parseCommandArgs,
+  REQUESTED_SETTINGS_OPTIONS,
+  requestedSettingsOption,
+} from "../args.js";
 import {
   EXIT_APPROVALS_INVALID,
   printJson,
@@ -15,9 +21,10 @@ import {
 } from "../context.js";
 
 const USAGE = [
-  "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--json] -- COMMAND…",
+  "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--security S] [--ask A] [--json] -- COMMAND…",
   "",
   "--shell joins the words into one shell string; without it they are an argv. Default agent: local.",
+  "--security/--ask explain a request that asks for those settings (they may only tighten).",
   "Exit status: 0 explained (whatever the outcome), 2 bad usage, 3 the approvals file is invalid.",
 ].join("\n");
 export { EXIT_APPROVALS_INVALID };
@@ -30,6 +37,7 @@ function parse(args: string[]) {
       cwd: { type: "string" },
       shell: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      ...REQUESTED_SETTINGS_OPTIONS,
     },
     allowPositionals: true,
     strict: true,
@@ -43,6 +51,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand explain");
   if (words.length === 0) throw new UsageError("give the command to explain after --");
   if (!values.agent) throw new UsageError("--agent needs an id");
+  const requested = requestedSettingsOption(values);
   const cwd = await existingFolderOption(values.cwd ?? ".");
   const store = approvalsStoreAt(ctx.paths);
   const approvals = await store.load();
@@ -54,6 +63,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     approvals,
     now: Date.now(),
     ownFiles: ownFilesOf(ctx.paths),
+    ...(Object.keys(requested).length > 0 ? { requested } : {}),
     // a string runs under the bash `gatehouse exec --shell` would use (never covered where there is none)
     ...(values.shell ? { bash: await findBash() } : {}),
   });
@@ -94,6 +104,8 @@ function printExplanation(ctx: CliContext, e: Explanation): void {
     ctx,
     `Settings for agent ${e.agentId}: security=${e.security} (${e.sources.security}), ask=${e.ask} (${e.sources.ask}), askFallback=${e.askFallback} (${e.sources.askFallback})`,
   );
+  if (e.elevatedUntil !== undefined)
+    printLine(ctx, `Elevated: security=full until ${new Date(e.elevatedUntil).toISOString()}`);
   printLine(ctx, `Approvals file: ${e.approvalsFile.path} (${e.approvalsFile.status})`);
   printLine(ctx, `Working folder: ${e.cwd}`);
   printLine(ctx, e.segments.length ? "Segments:" : "Segments: none");

@@ -72,11 +72,24 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     ? `prompts go to ${presenter.kind === "tty" ? "this terminal" : options.askVia}`
     : "no presenter: askFallback decides prompts";
   logger.info(`serving (${prompts})`);
+  const policy = await services.approvals.load();
+  if (
+    policy.status === "ok" &&
+    !policy.file.defaults?.security &&
+    Object.keys(policy.file.agents).length === 0
+  )
+    logger.info("next step: everything is denied until you choose a policy: `gatehouse init --preset ask`");
   printLine(ctx, `Gatehouse is serving ${ctx.paths.executorHome} on ${started.address}`);
   let lastLogged = "";
   const stopLogging = services.device?.onState((state) => {
     const line = `backend: ${state.state}${state.lastError ? ` (${state.lastError})` : ""}`;
-    if (line !== lastLogged) logger.info((lastLogged = line));
+    if (line === lastLogged) return;
+    logger.info((lastLogged = line));
+    // Nothing to connect to: say what to do next, once.
+    if (state.state === "unconfigured")
+      logger.info(
+        "next step: `gatehouse login --backend URL` (or set WEGENT_BACKEND_URL and WEGENT_AUTH_TOKEN) to connect to a backend",
+      );
   });
   const signal = await stopped;
   logger.info(`stopping on ${signal}`);

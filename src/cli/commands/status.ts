@@ -3,6 +3,7 @@
 // comes from (never the token itself), and whether the approvals file is usable.
 import { requestOnce } from "../../approval-server/client.js";
 import { ApprovalsFileSchema } from "../../core/approvals/schema.js";
+import { resolveSettings } from "../../core/policy/resolve-settings.js";
 import { readJsonFile } from "../../core/store/index.js";
 import { peekDeviceConfig } from "../../device/config.js";
 import { readStatusFile, type StatusFile } from "../../device/status-file.js";
@@ -24,6 +25,12 @@ interface StatusReport {
     status: "ok" | "missing" | "invalid";
     error?: string;
     defaults?: Record<string, unknown>;
+    /** What applies to an agent without settings of its own, and where each value came from. */
+    effective?: { security: string; ask: string; askFallback: string; sources: Record<string, string> };
+    /** True when nothing can run: no file, an invalid one, or security=deny everywhere by default. */
+    everythingDenied: boolean;
+    /** Running elevations (`gatehouse elevate`). */
+    elevated: { agentId: string; until: number }[];
   };
 }
 
@@ -95,12 +102,34 @@ async function gather(ctx: CliContext): Promise<StatusReport> {
   }
 
   const approvalsFile = await readJsonFile(paths.approvals, ApprovalsFileSchema);
-  const approvals: StatusReport["approvals"] =
-    approvalsFile.status === "ok"
-      ? { path: paths.approvals, status: "ok", defaults: { ...(approvalsFile.value.defaults ?? {}) } }
-      : approvalsFile.status === "missing"
-        ? { path: paths.approvals, status: "missing" }
-        : { path: paths.approvals, status: "invalid", error: approvalsFile.error };
+  const now = Date.now();
+  let approvals: StatusReport["approvals"];
+  if (approvalsFile.status === "ok") {
+    const file = approvalsFile.value;
+    const effective = resolveSettings({ status: "ok", path: paths.approvals, file }, "*");
+    const elevated = Object.entries(file.elevated ?? {})
+      .filter(([, e]) => e.until > now)
+      .map(([agentId, e]) => ({ agentId, until: e.until }));
+    const anyAgentRuns = Object.values(file.agents).some((a) => a.security && a.security !== "deny");
+    approvals = {
+      path: paths.approvals,
+      status: "ok",
+      defaults: { ...(file.defaults ?? {}) },
+      effective: { ...effective, sources: { ...effective.sources } },
+      everythingDenied: effective.security === "deny" && !anyAgentRuns && elevated.length === 0,
+      elevated,
+    };
+  } else if (approvalsFile.status === "missing") {
+    approvals = { path: paths.approvals, status: "missing", everythingDenied: true, elevated: [] };
+  } else {
+    approvals = {
+      path: paths.approvals,
+      status: "invalid",
+      error: approvalsFile.error,
+      everythingDenied: true,
+      elevated: [],
+    };
+  }
 
   return { home: paths.executorHome, runner, connection, device, token, approvals };
 }
@@ -132,6 +161,17 @@ function describeConnection(report: StatusReport): string {
   }
 }
 
+function describeApprovals(a: StatusReport["approvals"]): string {
+  if (a.status === "missing")
+    return "no policy yet: everything is denied until you choose a policy (`gatehouse init --preset ask`)";
+  if (a.status === "invalid") return `invalid (${a.error}); everything is denied until it is fixed`;
+  const e = a.effective!;
+  const settings = `security=${e.security} (${e.sources.security}), ask=${e.ask} (${e.sources.ask}), askFallback=${e.askFallback} (${e.sources.askFallback})`;
+  return a.everythingDenied
+    ? `${settings}: everything is denied until you choose a policy (\`gatehouse init --preset ask\`)`
+    : settings;
+}
+
 export const command: CommandSpec = {
   name: "status",
   summary: "Connection and service status",
@@ -149,21 +189,39 @@ export const command: CommandSpec = {
       `Runner:     ${report.runner.serving ? `serving (version ${report.runner.version}, UI ${report.runner.ui ? "attached" : "not attached"})` : `not serving (${report.runner.reason})`}`,
     );
     printLine(ctx, `Connection: ${describeConnection(report)}`);
+    // The running Gatehouse may have got its URL and token from its own environment (not this shell's).
+    const c = report.connection;
+    const runnerHasBackend = c !== null && c.running && c.backendUrl !== null && c.state !== "unconfigured";
+    const shellEnvUrl = Boolean(ctx.env.WEGENT_BACKEND_URL?.trim() || ctx.env.WEGENT_SOCKET_URL?.trim());
+    const urlText =
+      report.device.ok && report.device.backendUrl
+        ? `${report.device.backendUrl} (from ${shellEnvUrl ? "this shell's environment" : report.device.file})`
+        : runnerHasBackend
+          ? `${c.backendUrl} (from the running Gatehouse's environment)`
+          : "not configured (run `gatehouse login --backend URL`)";
     printLine(
       ctx,
       report.device.ok
-        ? `Device:     ${report.device.deviceId} (${report.device.deviceName}), backend ${report.device.backendUrl ?? "not configured"}`
-        : `Device:     ${report.device.error}`,
+        ? `Device:     ${report.device.deviceId} (${report.device.deviceName}), backend ${urlText}`
+        : runnerHasBackend
+          ? `Device:     ${c.deviceId ?? "?"} (${c.deviceName ?? "?"}), backend ${urlText}`
+          : `Device:     ${report.device.error}`,
     );
-    printLine(
-      ctx,
-      `Token:      ${report.token.error ? `unreadable: ${report.token.error}` : report.token.source ? TOKEN_TEXT[report.token.source] : "none (run `gatehouse login`)"}`,
-    );
+    const tokenText = report.token.error
+      ? `unreadable: ${report.token.error}`
+      : report.token.source
+        ? TOKEN_TEXT[report.token.source]
+        : runnerHasBackend
+          ? "from the running Gatehouse's environment (this shell has none)"
+          : "none (run `gatehouse login`)";
+    printLine(ctx, `Token:      ${tokenText}`);
     const a = report.approvals;
-    printLine(
-      ctx,
-      `Approvals:  ${a.path}: ${a.status === "ok" ? `ok ${JSON.stringify(a.defaults)}` : a.status === "missing" ? "missing (built-in: deny everything; run `gatehouse init`)" : `invalid (${a.error}); everything is denied until it is fixed`}`,
-    );
+    printLine(ctx, `Approvals:  ${a.path}: ${describeApprovals(a)}`);
+    for (const e of a.elevated)
+      printLine(
+        ctx,
+        `Elevated:   ${e.agentId === "*" ? "every agent" : `agent ${e.agentId}`} runs with security=full until ${new Date(e.until).toISOString()} (\`gatehouse elevate off\` ends it)`,
+      );
     return 0;
   },
 };

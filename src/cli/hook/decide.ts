@@ -89,15 +89,17 @@ async function decideLocally(
           await places(session),
           await localDeps(session),
         );
-  const verdict = describeDecision(
-    decided.decision,
-    decided.decidedBy,
-    decided.reason,
-    call.kind === "command" ? "command" : "file access",
-  );
+  const what = call.kind === "command" ? "command" : "file access";
+  const verdict = describeDecision(decided.decision, decided.decidedBy, decided.reason, what);
+  // Said once: why nobody was asked, what decided here, and the one command that would change it.
+  const notRunning = why.startsWith("Gatehouse is not running") ? why : `Gatehouse is not running (${why})`;
+  const decidedHere =
+    decided.decision === "no-approver"
+      ? `nobody could be asked, so askFallback=${decided.explanation.askFallback} refused this ${what}`
+      : verdict.reason;
   return {
     allow: isAllowed(decided.decision),
-    reason: `${why.startsWith("Gatehouse is not running") ? why : `Gatehouse is not running (${why})`}; askFallback=${decided.explanation.askFallback} applied here. ${verdict.reason}`,
+    reason: `${notRunning}; ${decidedHere}${decided.nextStep ? `. Next: ${decided.nextStep}` : ""}`,
   };
 }
 
@@ -136,8 +138,13 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
     timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,
   });
   const what = call.kind === "command" ? "command" : "file access";
-  if (result.status === "ok")
-    return describeDecision(result.body.decision, result.body.decidedBy, result.body.reason, what);
+  if (result.status === "ok") {
+    const verdict = describeDecision(result.body.decision, result.body.decidedBy, result.body.reason, what);
+    const step = (result.body as { nextStep?: unknown }).nextStep;
+    return typeof step === "string" && !verdict.allow
+      ? { ...verdict, reason: `${verdict.reason}. Next: ${step}` }
+      : verdict;
+  }
   if (result.status === "unavailable") return decideLocally(call, session, result.reason);
   return {
     allow: false,

@@ -34,8 +34,10 @@ export function describeDecision(
     ? `Gatehouse allowed this ${what}`
     : decision === "timeout"
       ? "Gatehouse got no approval in time"
-      : decision === "cancelled"
-        ? "Gatehouse withdrew this request"
-        : `Gatehouse denied this ${what}`;
+      : decision === "no-approver"
+        ? "Gatehouse had nobody to ask"
+        : decision === "cancelled"
+          ? "Gatehouse withdrew this request"
+          : `Gatehouse denied this ${what}`;
   return { allow, reason: `${text} (${by})${reason ? `: ${reason}` : ""}` };
 }

@@ -3,37 +3,51 @@
 import type { EffectiveSettings, Explanation, Outcome } from "./types.js";
 
 export function decide(
-  settings: Pick<EffectiveSettings, "security" | "ask">,
+  settings: Pick<EffectiveSettings, "security" | "ask"> & Partial<Pick<EffectiveSettings, "sources">>,
   allowlistSatisfied: boolean,
 ): { outcome: Outcome; reason: string } {
-  if (settings.security === "deny") return { outcome: "deny", reason: "security=deny" };
-  if (settings.ask === "always") return { outcome: "prompt", reason: "ask=always" };
-  if (settings.security === "full") return { outcome: "run", reason: "security=full" };
+  // A setting the request tightened, or elevated mode, is named in the reason: it decided, not the file.
+  const from = (key: "security" | "ask"): string => {
+    const source = settings.sources?.[key];
+    return source === "request" || source === "elevated" ? ` (${source})` : "";
+  };
+  if (settings.security === "deny") return { outcome: "deny", reason: `security=deny${from("security")}` };
+  if (settings.ask === "always") return { outcome: "prompt", reason: `ask=always${from("ask")}` };
+  if (settings.security === "full") return { outcome: "run", reason: `security=full${from("security")}` };
   if (allowlistSatisfied) return { outcome: "run", reason: "allowlist" };
-  if (settings.ask === "on-miss") return { outcome: "prompt", reason: "allowlist-miss" };
-  return { outcome: "deny", reason: "allowlist-miss" };
+  const miss = `allowlist-miss${from("security") ? " (security=allowlist from the request)" : ""}`;
+  if (settings.ask === "on-miss") return { outcome: "prompt", reason: miss };
+  return { outcome: "deny", reason: miss };
+}
+
+/** A request that asked to loosen the policy is refused whole; the reason says what it asked for. */
+export function loosenedReason(loosening: readonly string[]): string {
+  return `request-loosens: the request asked for ${loosening.join(" and ")}; a request may only tighten`;
 }
 
 /**
- * What happens when a prompt gets no answer in time, or no UI is reachable: askFallback decides, and the
- * reason always says it was a timeout, never that a person denied it.
+ * What happens when a prompt gets no answer in time (`approval-timeout`), or nobody could be asked at
+ * all (`no-approver`): askFallback decides, and the reason says which of the two happened, never that a
+ * person denied it.
  */
 export function fallbackDecision(
   explanation: Pick<Explanation, "askFallback" | "allowlistSatisfied" | "approvalsFile">,
+  why: "timeout" | "no-approver" = "timeout",
 ): {
   allowed: boolean;
   reason: string;
 } {
+  const code = why === "timeout" ? "approval-timeout" : "no-approver";
   if (explanation.approvalsFile.status === "invalid")
-    return { allowed: false, reason: "approval-timeout (approvals-file-invalid)" };
+    return { allowed: false, reason: `${code} (approvals-file-invalid)` };
   switch (explanation.askFallback) {
     case "full":
-      return { allowed: true, reason: "approval-timeout (askFallback=full)" };
+      return { allowed: true, reason: `${code} (askFallback=full)` };
     case "allowlist":
       return explanation.allowlistSatisfied
-        ? { allowed: true, reason: "approval-timeout (allowlist)" }
-        : { allowed: false, reason: "approval-timeout (allowlist-miss)" };
+        ? { allowed: true, reason: `${code} (allowlist)` }
+        : { allowed: false, reason: `${code} (allowlist-miss)` };
     default:
-      return { allowed: false, reason: "approval-timeout" };
+      return { allowed: false, reason: code };
   }
 }

@@ -9,12 +9,12 @@ import type { Dialect } from "./tool-readings.js";
 import { judgeVariable } from "./variables.js";
 import { namesOwnFiles, type OwnFiles } from "./own-files.js";
 import { commandBaseName } from "./command-rules.js";
-import { decide } from "./decide.js";
+import { decide, loosenedReason } from "./decide.js";
 import { proposeEntries } from "./proposals.js";
 import { resolveSettings } from "./resolve-settings.js";
 import { ExecutableResolver } from "./io/resolve-executable.js";
 import type { ScriptCache } from "./io/shell-script.js";
-import type { Ask, CommandInput, Explanation, Flag, Security } from "./types.js";
+import type { CommandInput, Explanation, Flag, RequestedSettings } from "./types.js";
 
 export interface PolicyContext {
   agentId: string;
@@ -27,7 +27,7 @@ export interface PolicyContext {
   platform?: NodeJS.Platform;
   approvals: ApprovalsState;
   /** Request settings: they can only tighten. */
-  requested?: { security?: Security; ask?: Ask };
+  requested?: RequestedSettings;
   now: number;
   /** Parsed-script memo (default: the process-wide one). */
   scripts?: ScriptCache;
@@ -61,7 +61,7 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
     ...(ctx.scripts ? { scripts: ctx.scripts } : {}),
     resolver: ctx.resolver ?? new ExecutableResolver(),
   });
-  const settings = resolveSettings(ctx.approvals, ctx.agentId, ctx.requested);
+  const settings = resolveSettings(ctx.approvals, ctx.agentId, ctx.requested, ctx.now);
   const segments = analysis.segments;
   const flags: Flag[] = analysis.flags.map((f) => ({ ...f }));
   for (const name of Object.keys(ctx.requestEnv ?? {})) {
@@ -127,7 +127,9 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
   const decision =
     ctx.approvals.status === "invalid"
       ? { outcome: "deny" as const, reason: "approvals-file-invalid" }
-      : decide(settings, allowlistSatisfied);
+      : settings.loosening
+        ? { outcome: "deny" as const, reason: loosenedReason(settings.loosening) }
+        : decide(settings, allowlistSatisfied);
 
   const inlineUncovered = new Set(
     blocking.filter((f) => f.kind === "inline-code" || f.kind === "tool-option").map((f) => f.segment),
@@ -153,6 +155,8 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
     ask: settings.ask,
     askFallback: settings.askFallback,
     sources: settings.sources,
+    ...(settings.elevatedUntil !== undefined ? { elevatedUntil: settings.elevatedUntil } : {}),
+    ...(ctx.requested ? { requested: { ...ctx.requested } } : {}),
     agentId: ctx.agentId,
     cwd: ctx.cwd,
     command: input,

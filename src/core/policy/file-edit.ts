@@ -3,7 +3,7 @@
 // resolved on disk (src/executor/file-access.ts). Writing inside the task's folder is like a covered
 // command; anywhere else is like an allowlist miss; Gatehouse's own data is never touched.
 import type { ApprovalsState } from "../approvals/index.js";
-import { decide } from "./decide.js";
+import { decide, loosenedReason } from "./decide.js";
 import { resolveSettings } from "./resolve-settings.js";
 import type { Ask, Explanation, Outcome, Security } from "./types.js";
 import type { FileAccessKind, FileAccessView, FileWhere } from "../../shared/schemas/explanation.js";
@@ -33,8 +33,10 @@ export interface FileAccessRequest {
 
 export interface FileAccessContext {
   approvals: ApprovalsState;
-  /** Request settings: they can only tighten. */
+  /** Request settings: they can only tighten (a looser one is refused). */
   requested?: { security?: Security; ask?: Ask };
+  /** For elevated mode (it ends at its time); without it elevation does not apply. */
+  now?: number;
 }
 
 const WHERE_TEXT: Record<FileWhere, string> = {
@@ -67,7 +69,7 @@ function decideAccess(
   const away = request.targets.filter((t) => t.where !== "inside");
   // Reading the task's own folder changes nothing and runs nothing: no setting refuses or asks about it.
   if (request.access === "read" && away.length === 0) return { outcome: "run", reason: "inside-workdir" };
-  const decided = decide(settings, away.length === 0);
+  const decided = decide({ security: settings.security, ask: settings.ask }, away.length === 0);
   const first = away[0];
   const what = first ? `${first.given} is ${whereText(first)}` : "";
   switch (decided.reason) {
@@ -89,8 +91,10 @@ function decideAccess(
  * presenters. *Allow always* is never offered: a grant is for this access only.
  */
 export function explainFileAccess(request: FileAccessRequest, ctx: FileAccessContext): FileAccessExplanation {
-  const settings = resolveSettings(ctx.approvals, request.agentId, ctx.requested);
-  const { outcome, reason } = decideAccess(request, settings, ctx.approvals);
+  const settings = resolveSettings(ctx.approvals, request.agentId, ctx.requested, ctx.now);
+  const { outcome, reason } = settings.loosening
+    ? { outcome: "deny" as const, reason: loosenedReason(settings.loosening) }
+    : decideAccess(request, settings, ctx.approvals);
   const allInside = request.targets.every((t) => t.where === "inside");
   return {
     outcome,

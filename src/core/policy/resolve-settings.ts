@@ -1,7 +1,8 @@
 // Effective settings for an agent (exec-policy.md "Where settings come from"): field by field from
-// agents[agentId], agents["*"], defaults, built-in; then a request may only tighten them.
+// agents[agentId], agents["*"], defaults, built-in; then elevated mode (security=full while it lasts);
+// then a request may only tighten them — one that asks for something looser is refused whole.
 import { BUILT_IN_SETTINGS, type ApprovalsState, type PolicySettings } from "../approvals/index.js";
-import type { Ask, EffectiveSettings, Security, SettingSource } from "./types.js";
+import type { Ask, EffectiveSettings, RequestedSettings, Security, SettingSource } from "./types.js";
 
 const SECURITY_ORDER: Record<Security, number> = { deny: 0, allowlist: 1, full: 2 };
 const ASK_ORDER: Record<Ask, number> = { off: 0, "on-miss": 1, always: 2 };
@@ -16,10 +17,28 @@ export function maxAsk(a: Ask, b: Ask): Ask {
   return ASK_ORDER[a] >= ASK_ORDER[b] ? a : b;
 }
 
+/** The running elevation of `agentId` (its own, else `*`'s; the later end wins), or null. */
+export function activeElevation(
+  approvals: ApprovalsState,
+  agentId: string,
+  now: number,
+): { agentId: string; until: number } | null {
+  if (approvals.status !== "ok" || !approvals.file.elevated) return null;
+  let best: { agentId: string; until: number } | null = null;
+  for (const name of agentId === "*" ? ["*"] : [agentId, "*"]) {
+    const elevation = approvals.file.elevated[name];
+    if (elevation && elevation.until > now && (!best || elevation.until > best.until))
+      best = { agentId: name, until: elevation.until };
+  }
+  return best;
+}
+
 export function resolveSettings(
   approvals: ApprovalsState,
   agentId: string,
-  requested?: { security?: Security; ask?: Ask },
+  requested?: RequestedSettings,
+  /** Elevated mode applies only with a clock (an elevation ends at its time). */
+  now?: number,
 ): EffectiveSettings {
   const layers: { source: SettingSource; settings: PolicySettings | undefined }[] = [];
   if (approvals.status === "ok") {
@@ -48,6 +67,21 @@ export function resolveSettings(
     askFallback: askFallback.value,
     sources: { security: security.source, ask: ask.source, askFallback: askFallback.source },
   };
+  const elevation = now === undefined ? null : activeElevation(approvals, agentId, now);
+  if (elevation) {
+    result.security = "full";
+    result.sources.security = "elevated";
+    result.elevatedUntil = elevation.until;
+  }
+  const loosening: string[] = [];
+  if (
+    requested?.security !== undefined &&
+    SECURITY_ORDER[requested.security] > SECURITY_ORDER[result.security]
+  )
+    loosening.push(`security=${requested.security} (the policy gives ${result.security})`);
+  if (requested?.ask !== undefined && ASK_ORDER[requested.ask] < ASK_ORDER[result.ask])
+    loosening.push(`ask=${requested.ask} (the policy gives ${result.ask})`);
+  if (loosening.length > 0) result.loosening = loosening;
   if (requested?.security !== undefined) {
     const tightened = minSecurity(result.security, requested.security);
     if (tightened !== result.security) {

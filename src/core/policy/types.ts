@@ -16,6 +16,7 @@ export type {
   Outcome,
   PolicyDecision,
   ProposedEntry,
+  RequestedSettings,
   Segment,
   SettingSource,
   ShellKind,
@@ -35,6 +36,13 @@ export interface EffectiveSettings {
   ask: Ask;
   askFallback: AskFallback;
   sources: { security: SettingSource; ask: SettingSource; askFallback: SettingSource };
+  /** Elevated mode is on for this agent until then (epoch ms); security is `full` because of it. */
+  elevatedUntil?: number;
+  /**
+   * What the request asked to loosen (`security=full`, looser than the effective `allowlist`): such a
+   * request is refused whole (outcome `deny`, reason `request-loosens`) and runs nothing.
+   */
+  loosening?: string[];
 }
 
 /** Asks a person; resolves with `timeout` when nobody answers by `expiresAt`. */

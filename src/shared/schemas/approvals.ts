@@ -44,6 +44,19 @@ export const AgentSettingsSchema = PolicySettingsSchema.extend({
 });
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 
+/**
+ * Elevated mode (seed 004 `/elevated`): security=full for one agent (or `*`, every agent) until `until`.
+ * Started by a person (CLI, tray); never by the backend. Dropped when the app starts (it never outlives
+ * the run it was given in) and ignored once `until` has passed.
+ */
+export const ElevationSchema = z.looseObject({
+  until: z.number().int().positive(),
+  since: z.number().int().nonnegative(),
+  /** Who started it: `cli`, `tray`, … */
+  by: z.string().max(100).optional(),
+});
+export type Elevation = z.infer<typeof ElevationSchema>;
+
 export const ApprovalsFileSchema = z.looseObject({
   version: z.literal(1),
   socket: z.looseObject({
@@ -52,5 +65,7 @@ export const ApprovalsFileSchema = z.looseObject({
   }),
   defaults: PolicySettingsSchema.optional(),
   agents: z.record(z.string(), AgentSettingsSchema).default({}),
+  /** Elevations by agent id (`*` = every agent). */
+  elevated: z.record(z.string(), ElevationSchema).optional(),
 });
 export type ApprovalsFile = z.infer<typeof ApprovalsFileSchema>;

@@ -32,5 +32,9 @@ export const AuditRecordSchema = z.looseObject({
   commandKey: z.string().optional(),
   signal: z.string().nullable().optional(),
   truncated: z.boolean().optional(),
+  /** The command was decided under elevated mode, which ends then (epoch ms). */
+  elevatedUntil: z.number().int().optional(),
+  /** Settings the request asked for (they may only tighten). */
+  requested: z.looseObject({ security: z.string().optional(), ask: z.string().optional() }).optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;

@@ -96,12 +96,19 @@ export const SegmentSchema = z.object({
 });
 export type Segment = z.infer<typeof SegmentSchema>;
 
-/** Where a setting came from. */
+/** Where a setting came from; `request` = tightened by the request, `elevated` = elevated mode. */
 export const SettingSourceSchema = z.union([
-  z.enum(["request", "defaults", "built-in"]),
+  z.enum(["request", "elevated", "defaults", "built-in"]),
   z.templateLiteral(["agents.", z.string()]),
 ]);
 export type SettingSource = z.infer<typeof SettingSourceSchema>;
+
+/** Settings a request asks for: they may only tighten (exec-policy.md "Where settings come from" 2). */
+export const RequestedSettingsSchema = z.object({
+  security: SecuritySchema.optional(),
+  ask: AskSchema.optional(),
+});
+export type RequestedSettings = z.infer<typeof RequestedSettingsSchema>;
 
 export const SettingSourcesSchema = z.object({
   security: SettingSourceSchema,
@@ -142,6 +149,10 @@ export const ExplanationSchema = PolicyDecisionSchema.extend({
   ask: AskSchema,
   askFallback: AskFallbackSchema,
   sources: SettingSourcesSchema,
+  /** Elevated mode is on for this agent until then (epoch ms). */
+  elevatedUntil: z.number().optional(),
+  /** What the request asked for (it may only tighten). */
+  requested: RequestedSettingsSchema.optional(),
   agentId: z.string(),
   cwd: z.string(),
   command: CommandInputSchema,

@@ -10,8 +10,18 @@ import {
   ProposedEntrySchema,
 } from "./explanation.js";
 
-/** A decision a person (or askFallback) gives on a prompt. */
-export const PromptDecisionSchema = z.enum(["allow-once", "allow-always", "deny", "timeout", "cancelled"]);
+/**
+ * A decision a person (or askFallback) gives on a prompt. `timeout`: a person was asked and did not answer
+ * in time; `no-approver`: nobody could be asked at all (no UI, terminal or ask-via presenter reachable).
+ */
+export const PromptDecisionSchema = z.enum([
+  "allow-once",
+  "allow-always",
+  "deny",
+  "timeout",
+  "no-approver",
+  "cancelled",
+]);
 export type PromptDecision = z.infer<typeof PromptDecisionSchema>;
 
 /** What the approval dialog shows; queued by the prompt broker (approval-server/broker.ts). */

@@ -148,7 +148,9 @@ describe("gatehouse hook codex", () => {
     expect(await hookCodex(await codexCommand("echo hi"))).toMatchObject({ code: 0 });
     const file = await hookCodex(codexTool("view_image", { path: path.join(t.home, "x.png") }));
     expect(file.code).toBe(2);
-    expect(file.stderr).toMatch(/^Gatehouse is not running .*askFallback=deny applied here/);
+    expect(file.stderr).toMatch(
+      /^Gatehouse is not running .*nobody could be asked, so askFallback=deny refused/,
+    );
   });
 });
 
@@ -182,7 +184,7 @@ describe("gatehouse hook claude: file tools", () => {
     ).toMatchObject({ permissionDecision: "allow" });
     const outside = decision(await claude("Write", { file_path: path.join(t.home, ".bashrc"), content: "" }));
     expect(outside.permissionDecision).toBe("deny");
-    expect(outside.permissionDecisionReason).toMatch(/^Gatehouse got no approval in time \(by askFallback\)/);
+    expect(outside.permissionDecisionReason).toMatch(/^Gatehouse had nobody to ask \(by askFallback\)/);
   });
 });
 

@@ -125,15 +125,15 @@ describe("Claude Code with the Gatehouse hook", () => {
 
     const [result] = api.toolResults();
     expect(result).toMatchObject({ type: "tool_result", is_error: true });
-    expect(toolResultText(result!)).toContain("Gatehouse got no approval in time");
-    expect(toolResultText(result!)).toContain("approval-timeout");
+    expect(toolResultText(result!)).toContain("Gatehouse had nobody to ask");
+    expect(toolResultText(result!)).toContain("no-approver");
 
     const transcriptResult = run.lines
       .filter((l) => l.type === "user")
       .flatMap((l) => l.message?.content ?? [])
       .find((c) => c.type === "tool_result");
     expect(transcriptResult).toMatchObject({ is_error: true });
-    expect(JSON.stringify(transcriptResult!.content)).toContain("Gatehouse got no approval in time");
+    expect(JSON.stringify(transcriptResult!.content)).toContain("Gatehouse had nobody to ask");
     expect(run.lines.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "All done." });
 
     const audit = (await fs.readFile(t.paths.audit, "utf8"))
@@ -145,7 +145,7 @@ describe("Claude Code with the Gatehouse hook", () => {
         agentId: "claude-code",
         source: "claude-hook",
         command: `touch ${marker}`,
-        decision: "timeout",
+        decision: "no-approver",
       }),
     ]);
     expect(String(audit[0]!.sessionKey)).toMatch(/^claude:[0-9a-f-]{36}$/);

@@ -107,7 +107,12 @@ describe("gatehouse ask", () => {
       env: t.env,
     });
     expect(denied.code).toBe(1);
-    expect(denied.json()).toEqual({ decision: "timeout", decidedBy: "fallback", reason: expect.any(String) });
+    expect(denied.json()).toEqual({
+      decision: "no-approver",
+      decidedBy: "fallback",
+      reason: "no-approver",
+      nextStep: expect.stringContaining("gatehouse serve --prompt tty"),
+    });
     const allowed = await runCli(["ask", "--json", "--", "echo", "hi"], { env: t.env });
     expect(allowed.json()).toEqual({
       decision: "allow-once",

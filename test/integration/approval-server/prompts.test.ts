@@ -15,13 +15,15 @@ function approvalsFile(): { agents: Record<string, { allowlist?: { pattern: stri
 }
 
 describe("prompts over the approval socket", () => {
-  it("with no presenter, askFallback decides at once and reports a timeout", async () => {
+  it("with no presenter, askFallback decides at once and reports that nobody could be asked", async () => {
     g = await startGatehouse();
     const client = await g.client();
     const result = await client.request("approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp" });
-    expect(result).toMatchObject({ status: "ok", body: { decision: "timeout", decidedBy: "fallback" } });
+    expect(result).toMatchObject({ status: "ok", body: { decision: "no-approver", decidedBy: "fallback" } });
     await waitFor(() => g!.auditLines().length > 0, { what: "the audit line" });
-    expect(g.auditLines()).toEqual([expect.objectContaining({ decision: "timeout", decidedBy: "fallback" })]);
+    expect(g.auditLines()).toEqual([
+      expect.objectContaining({ decision: "no-approver", decidedBy: "fallback" }),
+    ]);
   });
 
   it("with no presenter and askFallback=full, askFallback allows", async () => {
@@ -154,7 +156,7 @@ describe("prompts over the approval socket", () => {
     const pending = client.request("approval.request", { argv: ["rm", "-rf", "build"], cwd: "/tmp" });
     await waitFor(() => g!.services.broker.list().length === 1);
     detach();
-    expect(await pending).toMatchObject({ body: { decision: "timeout", decidedBy: "fallback" } });
+    expect(await pending).toMatchObject({ body: { decision: "no-approver", decidedBy: "fallback" } });
   });
 
   it("resolves a prompt nobody answers by askFallback when its timeout passes", async () => {

@@ -115,7 +115,7 @@ describe("approval socket: requests", () => {
     const result = await client.request("exec.run", { argv: ["touch", `${g.t.home}/nope`], cwd: g.t.home });
     expect(result).toMatchObject({
       status: "ok",
-      body: { decision: "timeout", decidedBy: "fallback", exitCode: null },
+      body: { decision: "no-approver", decidedBy: "fallback", exitCode: null },
     });
   });
 });

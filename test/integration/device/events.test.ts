@@ -137,14 +137,14 @@ describe("device:execute_command through the real gate", () => {
     });
   });
 
-  it("a prompt with nobody to ask is 'Command approval timed out'", async () => {
+  it("a prompt with nobody to ask says so (not a timeout)", async () => {
     const harness = await registered();
     await allowForBackend(harness, ["/usr/bin/echo"]);
     expect(await exec(harness, { command: "sleep 0" })).toMatchObject({
       success: false,
       exit_code: null,
       duration: 0,
-      error: "Command approval timed out",
+      error: "Command not approved: nobody could be asked on this device (no-approver)",
     });
   });
 

@@ -69,7 +69,7 @@ describe("gatehouse exec", () => {
     const result = await exec(["--", "true"]);
     expect(result.code).toBe(126);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/denied \(policy\): security=deny/);
+    expect(result.stderr).toMatch(/denied by the exec policy \(policy\): security=deny/);
     expect(result.stderr).toMatch(/gatehouse init/);
   });
 
@@ -104,11 +104,11 @@ describe("gatehouse exec", () => {
     expect(result.json<ExecJson>()).toMatchObject({ exitCode: null, signal: "SIGKILL" });
   });
 
-  it("reports askFallback as a timeout, exit 126, when a prompt would be needed", async () => {
+  it("reports askFallback as no-approver (not a timeout), exit 126, when a prompt would be needed", async () => {
     await policy({ security: "allowlist", ask: "on-miss", askFallback: "deny" });
     const result = await exec(["--json", "--", "true"]);
     expect(result.code).toBe(126);
-    expect(result.json<ExecJson>()).toMatchObject({ decision: "timeout", decidedBy: "fallback" });
+    expect(result.json<ExecJson>()).toMatchObject({ decision: "no-approver", decidedBy: "fallback" });
   });
 
   it("runs in --cwd and records the decision and the run in the audit log", async () => {
@@ -197,11 +197,13 @@ describe("gatehouse exec with a reader that goes away", () => {
     const store = new ApprovalsStore({ path: t.paths.approvals, defaultSocketPath: t.paths.defaultSocket });
     await store.ensure();
     await store.applyPreset("trust");
-    const child = spawn(process.execPath, [GATEHOUSE_BIN, "exec", "--", "yes"], {
-      env: t.env,
-      cwd: t.home,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    // a cap far above what is read first: past the cap nothing more is written, so a reader that goes
+    // away is noticed only when the command ends (as with --json)
+    const child = spawn(
+      process.execPath,
+      [GATEHOUSE_BIN, "exec", "--max-output", String(5 * 1024 * 1024), "--", "yes"],
+      { env: t.env, cwd: t.home, stdio: ["ignore", "pipe", "pipe"] },
+    );
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     await new Promise((resolve) => child.stdout.once("data", resolve));
     child.stdout.destroy();

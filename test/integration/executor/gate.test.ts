@@ -309,14 +309,14 @@ describe("the gate: prompts", () => {
 });
 
 describe("the gate: askFallback with nobody to ask", () => {
-  it("askFallback=deny reports a timeout decided by the fallback, never a user denial", async () => {
+  it("askFallback=deny reports no-approver decided by the fallback, never a user denial or a timeout", async () => {
     await policy({ security: "allowlist", ask: "on-miss", askFallback: "deny" });
     const result = await gateAndRun(request(touch()), deps());
-    expect(result).toMatchObject({ decision: "timeout", decidedBy: "fallback", exitCode: null });
-    expect(result.reason).toMatch(/approval-timeout/);
+    expect(result).toMatchObject({ decision: "no-approver", decidedBy: "fallback", exitCode: null });
+    expect(result.reason).toBe("no-approver");
     expect(await ran()).toBe(false);
     expect(events.find((e) => e.type === "exec.denied")).toMatchObject({
-      decision: "timeout",
+      decision: "no-approver",
       decidedBy: "fallback",
     });
   });
@@ -331,7 +331,7 @@ describe("the gate: askFallback with nobody to ask", () => {
   it("askFallback=allowlist refuses what the allowlist misses", async () => {
     await policy({ security: "allowlist", ask: "on-miss", askFallback: "allowlist" });
     const result = await gateAndRun(request(touch()), deps());
-    expect(result).toMatchObject({ decision: "timeout", decidedBy: "fallback" });
+    expect(result).toMatchObject({ decision: "no-approver", decidedBy: "fallback" });
     expect(result.reason).toMatch(/allowlist-miss/);
     expect(await ran()).toBe(false);
   });
@@ -361,7 +361,7 @@ describe("the gate: bookkeeping, audit and events", () => {
     expect((await gateAndRun(request(printf), deps())).decision).toBe("allow-once");
     expect((await entryOnDisk(id))?.usesLeft).toBe(0);
     const third = await gateAndRun(request(printf), deps());
-    expect(third).toMatchObject({ decision: "timeout", decidedBy: "fallback" });
+    expect(third).toMatchObject({ decision: "no-approver", decidedBy: "fallback" });
   });
 
   it("has counted a limited entry down when the result returns, also through a service's usage recorder", async () => {
@@ -420,7 +420,7 @@ describe("the gate: bookkeeping, audit and events", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       event: "decision",
-      decision: "timeout",
+      decision: "no-approver",
       decidedBy: "fallback",
       exitCode: null,
     });

@@ -3,10 +3,10 @@ import { PromptBroker, type BrokerEvent } from "../../../src/approval-server/bro
 import { makePrompt } from "./prompt-fixture.js";
 
 describe("prompt broker", () => {
-  it("answers timeout at once when no presenter is attached, so askFallback decides immediately", async () => {
+  it("answers no-approver at once when no presenter is attached, so askFallback decides immediately", async () => {
     const broker = new PromptBroker();
     const started = Date.now();
-    await expect(broker.request(makePrompt())).resolves.toEqual({ decision: "timeout" });
+    await expect(broker.request(makePrompt())).resolves.toEqual({ decision: "no-approver" });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(broker.list()).toEqual([]);
   });
@@ -85,7 +85,7 @@ describe("prompt broker", () => {
     const detach = broker.attachUi();
     const pending = broker.request(makePrompt());
     detach();
-    await expect(pending).resolves.toEqual({ decision: "timeout" });
+    await expect(pending).resolves.toEqual({ decision: "no-approver" });
   });
 
   it("has room for a bounded number of prompts, but always for a duplicate of a pending one", () => {

@@ -46,7 +46,7 @@ describe("resolveSettings", () => {
     });
   });
 
-  it("a request can tighten security and ask but never loosen them", () => {
+  it("a request can tighten security and ask but never loosen them: a looser one is named", () => {
     const approvals = approvalsWith([], { security: "allowlist", ask: "on-miss" });
     expect(resolveSettings(approvals, "a", { security: "deny", ask: "always" })).toMatchObject({
       security: "deny",
@@ -57,6 +57,29 @@ describe("resolveSettings", () => {
       security: "allowlist",
       ask: "on-miss",
       sources: { security: "defaults", ask: "defaults" },
+      loosening: ["security=full (the policy gives allowlist)", "ask=off (the policy gives on-miss)"],
+    });
+  });
+
+  it("elevated mode gives security=full until its end, for its agent or every agent", () => {
+    const approvals = approvalsWith([], { security: "allowlist", ask: "on-miss" });
+    if (approvals.status !== "ok") throw new Error("fixture");
+    approvals.file.elevated = { claude: { until: 2_000, since: 0 } };
+    expect(resolveSettings(approvals, "claude", undefined, 1_999)).toMatchObject({
+      security: "full",
+      sources: { security: "elevated" },
+      elevatedUntil: 2_000,
+    });
+    expect(resolveSettings(approvals, "claude", undefined, 2_000).security).toBe("allowlist");
+    expect(resolveSettings(approvals, "other", undefined, 1_000).security).toBe("allowlist");
+    // without a clock (settings shown, not decided) it does not apply
+    expect(resolveSettings(approvals, "claude").security).toBe("allowlist");
+    approvals.file.elevated = { "*": { until: 2_000, since: 0 } };
+    expect(resolveSettings(approvals, "other", undefined, 1_000).security).toBe("full");
+    // a request still tightens an elevation
+    expect(resolveSettings(approvals, "other", { security: "deny" }, 1_000)).toMatchObject({
+      security: "deny",
+      sources: { security: "request" },
     });
   });
 });
@@ -93,14 +116,21 @@ describe("deciding", () => {
     const e = await explainWith(fx, approvalsWith([entry("*")]), { requested: { security: "deny" } })(
       "git status",
     );
-    expect(e).toMatchObject({ outcome: "deny", reason: "security=deny", sources: { security: "request" } });
+    expect(e).toMatchObject({
+      outcome: "deny",
+      reason: "security=deny (request)",
+      sources: { security: "request" },
+    });
   });
 
-  it("a request asking for full does not loosen allowlist", async () => {
+  it("a request asking for full under allowlist is refused whole", async () => {
     const e = await explainWith(fx, approvalsWith([]), { requested: { security: "full", ask: "off" } })(
       "git status",
     );
-    expect(e).toMatchObject({ outcome: "prompt", security: "allowlist", ask: "on-miss" });
+    expect(e).toMatchObject({ outcome: "deny", security: "allowlist", ask: "on-miss" });
+    expect(e.reason).toBe(
+      "request-loosens: the request asked for security=full (the policy gives allowlist) and ask=off (the policy gives on-miss); a request may only tighten",
+    );
   });
 });
 
@@ -165,6 +195,18 @@ describe("askFallback when nobody answers", () => {
         expect(reason).not.toMatch(/user|denied by/);
       }
     }
+  });
+
+  it("nobody to ask is reported as no-approver, never as a timeout", () => {
+    const e = {
+      askFallback: "allowlist",
+      allowlistSatisfied: false,
+      approvalsFile: { path: "x", status: "ok" },
+    } as Pick<Explanation, "askFallback" | "allowlistSatisfied" | "approvalsFile">;
+    expect(fallbackDecision(e, "no-approver")).toEqual({
+      allowed: false,
+      reason: "no-approver (allowlist-miss)",
+    });
   });
 
   it("works on a real explanation: ask=always with a covered command falls back to allowlist", async () => {

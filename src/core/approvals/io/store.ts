@@ -24,6 +24,7 @@ import {
   type AgentSettings,
   type AllowlistEntry,
   type ApprovalsFile,
+  type Elevation,
   type PolicySettings,
   type PresetName,
 } from "../schema.js";
@@ -179,6 +180,42 @@ export class ApprovalsStore {
     );
     this.wrote();
     return result as ApprovalsFile;
+  }
+
+  /**
+   * Elevated mode: security=full for `agentId` (`*` = every agent) until `until` (epoch ms). Replaces an
+   * earlier elevation of the same agent.
+   */
+  async elevate(agentId: string, until: number, by: string): Promise<Elevation> {
+    checkAgentId(agentId);
+    const since = this.now();
+    if (!Number.isInteger(until) || until <= since)
+      throw new AllowlistEntryError("agentId", "an elevation must end in the future");
+    const elevation: Elevation = { until, since, by };
+    await this.update((file) => {
+      file.elevated = { ...(file.elevated ?? {}), [agentId]: elevation };
+    });
+    return elevation;
+  }
+
+  /**
+   * Ends elevations: of one agent, or all when `agentId` is undefined. Returns the agents whose
+   * elevation was still running. Never creates the file.
+   */
+  async endElevation(agentId?: string): Promise<string[]> {
+    const state = await this.load();
+    if (state.status !== "ok" || !state.file.elevated) return [];
+    const now = this.now();
+    let ended: string[] = [];
+    await this.update((file) => {
+      const current = file.elevated ?? {};
+      const names = agentId === undefined ? Object.keys(current) : [agentId].filter((a) => a in current);
+      ended = names.filter((name) => (current[name]?.until ?? 0) > now);
+      for (const name of names) delete current[name];
+      if (Object.keys(current).length === 0) delete file.elevated;
+      else file.elevated = current;
+    });
+    return ended;
   }
 
   /** Sets security/ask/askFallback of `defaults` (or of one agent) to a preset. */

@@ -1,0 +1,123 @@
+// `gatehouse elevate`: elevated mode (seed 004 `/elevated`) — security=full for one agent or every agent,
+// for a limited time. It ends by itself at its time, with `gatehouse elevate off`, and when Gatehouse
+// (the tray app or `gatehouse serve`) starts again. Only a person starts it: the backend cannot.
+import { activeElevation } from "../../core/policy/resolve-settings.js";
+import { approvalsStoreAt, nonEmptyOption, parseCommandArgs } from "../args.js";
+import {
+  EXIT_APPROVALS_INVALID,
+  printJson,
+  printLine,
+  UsageError,
+  type CliContext,
+  type CommandSpec,
+} from "../context.js";
+
+const USAGE = [
+  "gatehouse elevate [--agent ID] --for DURATION [--json]   security=full until it ends (e.g. --for 15m)",
+  "       gatehouse elevate off [--agent ID] [--json]          end it now (every agent without --agent)",
+  "       gatehouse elevate status [--json]                    what is elevated, and until when",
+  "",
+  "DURATION is a number with s, m or h (at most 8h). Default agent: * (every agent).",
+  "Elevation ends at its time and whenever Gatehouse starts again; ask=always still asks.",
+].join("\n");
+
+/** The longest elevation: a working day, so a forgotten one never lasts into the next. */
+export const MAX_ELEVATION_MS = 8 * 60 * 60_000;
+
+/** `15m`, `90s`, `1h` → milliseconds (a UsageError otherwise). */
+export function parseDuration(text: string): number {
+  const match = /^(\d{1,6})(s|m|h)$/.exec(text.trim());
+  if (!match) throw new UsageError(`--for must be a number with s, m or h (e.g. 15m), got "${text}"`);
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as "s" | "m" | "h"];
+  const ms = Number(match[1]) * unit;
+  if (ms <= 0 || ms > MAX_ELEVATION_MS) throw new UsageError("--for must be above 0 and at most 8h");
+  return ms;
+}
+
+function whoText(agentId: string): string {
+  return agentId === "*" ? "every agent" : `agent ${agentId}`;
+}
+
+function untilText(until: number, now: number): string {
+  const minutes = Math.max(1, Math.round((until - now) / 60_000));
+  return `${new Date(until).toISOString()} (${minutes} min from now)`;
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      agent: { type: "string" },
+      for: { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+  });
+  const [sub, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(" ")}"`);
+  const store = approvalsStoreAt(ctx.paths);
+  const now = Date.now();
+  const json = values.json === true;
+
+  if (sub === "status") {
+    const state = await store.load();
+    if (state.status === "invalid") {
+      ctx.stderr.write(`gatehouse elevate: ${state.error}\n`);
+      return EXIT_APPROVALS_INVALID;
+    }
+    const running =
+      state.status === "ok"
+        ? Object.entries(state.file.elevated ?? {})
+            .filter(([, e]) => e.until > now)
+            .map(([agentId, e]) => ({ agentId, until: e.until, since: e.since, by: e.by ?? null }))
+        : [];
+    if (json) printJson(ctx, { elevated: running });
+    else if (running.length === 0) printLine(ctx, "Nothing is elevated.");
+    else
+      for (const e of running)
+        printLine(
+          ctx,
+          `Elevated: ${whoText(e.agentId)} runs with security=full until ${untilText(e.until, now)}`,
+        );
+    return 0;
+  }
+
+  if (sub === "off") {
+    if (values.for !== undefined) throw new UsageError("`elevate off` takes no --for");
+    const agentId = values.agent === undefined ? undefined : nonEmptyOption("agent", values.agent);
+    const ended = await store.endElevation(agentId);
+    ctx.logger.debug("elevated mode ended by the CLI", { agents: ended });
+    if (json) printJson(ctx, { ended });
+    else
+      printLine(
+        ctx,
+        ended.length
+          ? `Elevation ended for ${ended.map(whoText).join(", ")}; the policy applies again.`
+          : "Nothing was elevated.",
+      );
+    return 0;
+  }
+
+  if (sub !== undefined) throw new UsageError(`unknown subcommand "${sub}" (off, status)`);
+  if (values.for === undefined) throw new UsageError("give how long with --for (e.g. --for 15m)");
+  const agentId = nonEmptyOption("agent", values.agent, "*");
+  const until = now + parseDuration(values.for);
+  const elevation = await store.elevate(agentId, until, "cli");
+  ctx.logger.debug("elevated mode started by the CLI", { agentId, until });
+  const state = await store.load();
+  const effective = activeElevation(state, agentId, now);
+  if (json) printJson(ctx, { agentId, ...elevation, effectiveUntil: effective?.until ?? until });
+  else {
+    printLine(ctx, `Elevated: ${whoText(agentId)} runs with security=full until ${untilText(until, now)}.`);
+    printLine(ctx, "Every command run meanwhile is audited as elevated. End it early: gatehouse elevate off");
+  }
+  return 0;
+}
+
+export const command: CommandSpec = {
+  name: "elevate",
+  summary: "Elevated mode: security=full for a limited time (off, status)",
+  usage: USAGE,
+  run,
+};
