@@ -15,7 +15,6 @@ import { ApprovalsStore } from "../../src/core/approvals/index.js";
 import { resolvePaths } from "../../src/core/paths.js";
 import { TestBackend } from "../../src/demo-backend/server.js";
 import { round, type Benchmark, type BenchResult } from "./harness.js";
-import { httpPackageDownloader } from "../../src/device/package-download.js";
 
 const IDLE_SECONDS = 30;
 /** dist/test/bench → bin/gatehouse.js */
