@@ -172,6 +172,29 @@ function moveSecrets(fields: Field[], secrets: readonly string[], env: Record<st
 }
 
 /**
+ * Codex 0.169 asks before every MCP tool call, and `codex exec` (approval policy "never") then refuses it
+ * ("MCP tool call requires approval, but approval policy is never"). For Gatehouse's own server the
+ * listed tools are the only ones offered (`enabled_tools`) and run without asking
+ * (`tools.<t>.approval_mode="approve"`). Only Gatehouse sets this, for its Skill server.
+ */
+function approvedToolFields(tools: readonly string[] | undefined): FieldsResult {
+  if (!tools || tools.length === 0) return { ok: true, fields: [] };
+  if (!tools.every(isBareKey))
+    return { ok: false, reason: "a pre-approved tool name is not a bare TOML key" };
+  return {
+    ok: true,
+    fields: [
+      { field: "enabled_tools", kind: "array", value: [...tools] },
+      ...tools.map((tool): Field => ({
+        field: `tools.${tool}.approval_mode`,
+        kind: "string",
+        value: "approve",
+      })),
+    ],
+  };
+}
+
+/**
  * Overrides for the given servers, sorted by name. `userServers`: names already defined in the user's
  * `XH/config.toml`; those are not injected (Codex would merge both definitions field by field).
  */
@@ -186,7 +209,9 @@ export function codexMcpOverrides(
   const quotedServers: string[] = [];
   const dotted: string[] = [];
   const injected: string[] = [];
-  for (const { name, server } of [...servers].sort((a, b) => compareCodePoints(a.name, b.name))) {
+  for (const { name, server, codexApprovedTools } of [...servers].sort((a, b) =>
+    compareCodePoints(a.name, b.name),
+  )) {
     if (userServers.has(name)) {
       notices.push(
         `MCP server "${name}" is already defined in ${configFile}; Gatehouse did not inject its own definition of it.`,
@@ -206,6 +231,12 @@ export function codexMcpOverrides(
       );
       continue;
     }
+    const ownFields = approvedToolFields(codexApprovedTools);
+    if (!ownFields.ok) {
+      notices.push(`MCP server "${name}" was not passed to Codex: ${ownFields.reason}.`);
+      continue;
+    }
+    result.fields.push(...ownFields.fields);
     Object.assign(env, staged);
     injected.push(name);
     if (isBareKey(name)) dotted.push(...dottedOverrides(name, result.fields));

@@ -6,7 +6,7 @@ import type { SettingsFile } from "../settings.js";
 import { buildClaudeSpec } from "./claude-spec.js";
 import { buildCodexSpec, codexConfigFile } from "./codex-spec.js";
 import type { LaunchResult, LaunchSpec, TaskFacts } from "./launch-spec.js";
-import { SKILL_SERVER_NAME } from "../skills/skill-tool.js";
+import { SKILL_SERVER_NAME, SKILL_TOOL } from "../skills/skill-tool.js";
 import { parseManifestMcps, taskMcpServers, type NamedMcpServer } from "./mcp-servers.js";
 import { parseTaskPayload, projectInfo, promptText, runtimeForShellType } from "./task-payload.js";
 import { isRecord } from "../../shared/is-record.js";
@@ -133,6 +133,8 @@ function skillToolServer(gatehouseCommand: string[], taskId: number, paths: AppP
       args: [...args, "skills", "mcp", "--task", String(taskId), "--executor-home", paths.executorHome],
       alwaysLoad: true,
     },
+    // Codex would otherwise refuse every call in `codex exec` (codex-overrides.ts).
+    codexApprovedTools: [SKILL_TOOL],
   };
 }
 

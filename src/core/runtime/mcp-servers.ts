@@ -10,6 +10,12 @@ export type McpServer = Record<string, unknown>;
 export interface NamedMcpServer {
   name: string;
   server: McpServer;
+  /**
+   * Tools of this server that Codex offers alone and runs without asking (`enabled_tools` and
+   * `tools.<t>.approval_mode="approve"`). Set only by Gatehouse for its own Skill server, in code: never
+   * read from a payload, manifest or setting.
+   */
+  codexApprovedTools?: readonly string[];
 }
 
 /**

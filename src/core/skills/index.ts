@@ -53,7 +53,10 @@ export {
   CLAUDE_NATIVE_TOOLS,
   CODEX_NATIVE_TOOLS,
   SKILL_SERVER_NAME,
+  SKILL_TOOL,
   SKILL_TOOL_NAME,
+  CODEX_SKILL_NAMESPACE,
+  skillToolPhrase,
   runtimeToolRegistry,
 } from "./skill-tool.js";
 export type { SessionBinding } from "./io/catalogue.js";

@@ -62,14 +62,14 @@ export function tokenEstimate(chars: number): number {
 }
 
 /**
- * The index text for these skills (sorted by name here); `""` when there are none. With `toolName`, the
- * second sentence names the tool as the agent sees it instead of "the skill tool" (the cost grows by
+ * The index text for these skills (sorted by name here); `""` when there are none. With `toolPhrase`,
+ * the second sentence names the tool as the agent sees it instead of "the skill tool" (the cost grows by
  * the difference in length; §8.2's figures are for the generic text).
  */
-export function renderIndexText(items: readonly IndexItem[], options: { toolName?: string } = {}): string {
+export function renderIndexText(items: readonly IndexItem[], options: { toolPhrase?: string } = {}): string {
   if (items.length === 0) return "";
   const lines = [...HEADER];
-  if (options.toolName) lines[3] = lines[3]!.replace("the skill tool", `the ${options.toolName} tool`);
+  if (options.toolPhrase) lines[3] = lines[3]!.replace("the skill tool", options.toolPhrase);
   for (const item of [...items].sort(byName)) {
     lines.push("  <skill>");
     lines.push(`    <name>${escapeXml(item.name)}</name>`);

@@ -1,16 +1,26 @@
 // The Skill tool as each agent runtime sees it (skills.md §9, §10; docs/decisions.md "Skills for agents").
 // Gatehouse serves it as the tool `Skill` of a small stdio MCP server that every task gets
-// (`gatehouse skills mcp --task ID --runtime R`), so both runtimes reach the same engine. MCP tools are
-// named `mcp__<server>__<tool>` by both Claude Code 2.1 and Codex 0.169, and the index names the tool
-// exactly that way.
+// (`gatehouse skills mcp --task ID --runtime R`), so both runtimes reach the same engine. Claude Code 2.1
+// names MCP tools `mcp__<server>__<tool>`; Codex 0.169 offers them to the model as the function `<tool>`
+// in the Responses tool namespace `mcp__<server>` with the server name sanitized (`-` becomes `_`). The
+// index names the tool exactly as each runtime's model sees it.
 import { CLAUDE_TOOL_ALIASES, toolRegistry } from "./permissions.js";
 import type { SkillRuntime } from "./runtime-subset.js";
 
 /** The reserved MCP server name: a payload or manifest server of this name is never injected. */
 export const SKILL_SERVER_NAME = "gatehouse-skills";
 export const SKILL_TOOL = "Skill";
-/** The Skill tool's name as the model sees it, in both runtimes. */
+/** The Skill tool's name as Claude Code's model (and Gatehouse's hook) sees it. */
 export const SKILL_TOOL_NAME = `mcp__${SKILL_SERVER_NAME}__${SKILL_TOOL}`;
+/** The Responses tool namespace Codex 0.169 puts the Skill tool in (pinned by skill-tool.test.ts). */
+export const CODEX_SKILL_NAMESPACE = `mcp__${SKILL_SERVER_NAME.replace(/[^A-Za-z0-9_]/g, "_")}`;
+
+/** How the skill index names the Skill tool to this runtime's model ("call <phrase> with its name"). */
+export function skillToolPhrase(runtime: SkillRuntime): string {
+  return runtime === "codex"
+    ? `the ${SKILL_TOOL} tool of the ${CODEX_SKILL_NAMESPACE} namespace`
+    : `the ${SKILL_TOOL_NAME} tool`;
+}
 
 /**
  * Claude Code 2.1.197's native tools in a Gatehouse task, as its `system/init` event lists them (pinned

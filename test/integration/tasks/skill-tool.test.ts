@@ -6,7 +6,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SKILL_TOOL_NAME } from "../../../src/core/skills/index.js";
+import {
+  CODEX_SKILL_NAMESPACE,
+  SKILL_TOOL,
+  SKILL_TOOL_NAME,
+  skillToolPhrase,
+} from "../../../src/core/skills/index.js";
 import {
   startScriptedAnthropic,
   toolResultsOf,
@@ -116,20 +121,21 @@ describe.skipIf(!HAVE_CLAUDE)("the Skill tool in a Claude Code task", () => {
   });
 });
 
-// Left out for now: Codex 0.169 starts the server (its MCP client initialises it) but the scripted model's
-// requests list no MCP tool, with or without `features.tool_search`; see docs/decisions.md.
-// Skipped, open (see the report and docs/decisions.md): Codex 0.169 starts and initialises the server
-// (its MCP client says so), but no request to the scripted model lists an MCP tool, with or without
-// `features.tool_search`; the fallback model metadata of the scripted model may be why.
-describe.skip("the Skill tool in a Codex task", () => {
-  void HAVE_CODEX;
+// Codex 0.169 offers MCP tools to the model in a Responses tool namespace: `{type: "namespace", name:
+// "mcp__gatehouse_skills", tools: [{name: "Skill", …}]}` (the server name sanitized), and the model calls
+// it as a function call with that `namespace`. The scripted model does exactly that.
+describe.skipIf(!HAVE_CODEX)("the Skill tool in a Codex task", () => {
   it("the same calls through Codex's MCP client give the same answers", async () => {
-    let toolSeen: { name: string; namespace?: string } | null = null;
+    let offered: { namespace: string; tools: string[] } | null = null;
     const script = (request: { tools?: Array<Record<string, unknown>> }, turn: number): ScriptedResponse => {
-      const tool = (request.tools ?? []).find((t) => JSON.stringify(t).includes("gatehouse-skills"));
-      if (tool && !toolSeen) toolSeen = { name: String(tool.name) };
-      return turn < CALLS.length && toolSeen
-        ? { functionCall: { name: toolSeen.name, arguments: CALLS[turn]! } }
+      const namespace = (request.tools ?? []).find(
+        (t) => t.type === "namespace" && t.name === CODEX_SKILL_NAMESPACE,
+      ) as { name: string; tools?: Array<{ name?: string }> } | undefined;
+      if (namespace && !offered) {
+        offered = { namespace: namespace.name, tools: (namespace.tools ?? []).map((t) => String(t.name)) };
+      }
+      return turn < CALLS.length && offered
+        ? { functionCall: { name: SKILL_TOOL, namespace: CODEX_SKILL_NAMESPACE, arguments: CALLS[turn]! } }
         : { text: "done" };
     };
     openai = await startScriptedOpenAi((r, turn) => script(r, turn));
@@ -137,7 +143,7 @@ describe.skip("the Skill tool in a Codex task", () => {
       env: { FAKE_KEY: "scripted-key" },
       settings: {
         skills: { max_active: 1 },
-        agents: { codexArgs: [...codexProviderArgs(openai.baseUrl), "-c", "features.tool_search=false"] },
+        agents: { codexArgs: codexProviderArgs(openai.baseUrl) },
         environment: { inherit: ["FAKE_KEY"] },
       },
     });
@@ -151,25 +157,33 @@ describe.skip("the Skill tool in a Codex task", () => {
     );
     const events = await app.untilTerminal(15011, 180_000);
     expect(events.at(-1)!.event).toBe("response.completed");
-    expect(toolSeen).not.toBeNull();
+    // the first request already offers the tool, alone in its namespace
+    expect(offered).toEqual({ namespace: CODEX_SKILL_NAMESPACE, tools: [SKILL_TOOL] });
     const withTools = openai.requests.filter((r) => (r.tools ?? []).length > 0);
-    expect(JSON.stringify(withTools[0]!.instructions ?? withTools[0]!.input)).toContain(SKILL_TOOL_NAME);
+    expect(JSON.stringify(withTools[0]!.tools)).toContain(CODEX_SKILL_NAMESPACE);
+    expect(JSON.stringify(withTools[0]!.instructions ?? withTools[0]!.input)).toContain(
+      `call ${skillToolPhrase("codex")} with its name`,
+    );
     const outputs = withTools.flatMap((r) => functionOutputsOf(r).slice(-1));
     const texts = outputs.map((o) => outputText(o.output));
     expectSkillResults(texts, root);
   });
 });
 
+/** The text a tool result carries; Codex 0.169 puts its own "Wall time: … Output:" part before an MCP result. */
 function outputText(output: unknown): string {
+  let parts: unknown = output;
   if (typeof output === "string") {
     try {
-      const parsed = JSON.parse(output) as unknown;
-      if (Array.isArray(parsed)) return parsed.map((p: { text?: string }) => p.text ?? "").join("");
+      parts = JSON.parse(output) as unknown;
     } catch {
       return output;
     }
-    return output;
+    if (!Array.isArray(parts)) return output;
   }
-  if (Array.isArray(output)) return output.map((p: { text?: string }) => p.text ?? "").join("");
-  return JSON.stringify(output);
+  if (!Array.isArray(parts)) return JSON.stringify(output);
+  return (parts as Array<{ text?: string }>)
+    .map((p) => p.text ?? "")
+    .filter((text) => !/^Wall time: [\d.]+ seconds\nOutput:$/.test(text))
+    .join("");
 }

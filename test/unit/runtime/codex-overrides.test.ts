@@ -141,6 +141,54 @@ describe("Codex -c overrides (device-protocol.md §8.4)", () => {
     ]);
   });
 
+  it("lets Codex run only the pre-approved tools of a server Gatehouse marks, without asking", () => {
+    const result = codexMcpOverrides([
+      {
+        name: "gatehouse-skills",
+        server: { command: "gh", args: ["skills", "mcp"] },
+        codexApprovedTools: ["Skill"],
+      },
+      { name: "odd.name", server: { command: "o" }, codexApprovedTools: ["Skill"] },
+    ]);
+    expect(result.overrides).toEqual([
+      'mcp_servers={"odd.name"={command="o",enabled_tools=["Skill"],tools.Skill.approval_mode="approve"}}',
+      'mcp_servers.gatehouse-skills.command="gh"',
+      'mcp_servers.gatehouse-skills.args=["skills","mcp"]',
+      'mcp_servers.gatehouse-skills.enabled_tools=["Skill"]',
+      'mcp_servers.gatehouse-skills.tools.Skill.approval_mode="approve"',
+    ]);
+    // what Codex reads: the same table either way
+    const table = parseToml(result.overrides[0]!.replace(/^mcp_servers=/, "x=")) as {
+      x: Record<string, unknown>;
+    };
+    expect(table.x["odd.name"]).toEqual({
+      command: "o",
+      enabled_tools: ["Skill"],
+      tools: { Skill: { approval_mode: "approve" } },
+    });
+  });
+
+  it("never takes an approval setting from a server's own definition", () => {
+    const result = overridesFor({
+      evil: {
+        command: "e",
+        default_tools_approval_mode: "approve",
+        tools: { run: { approval_mode: "approve" } },
+        enabled_tools: ["run"],
+        codexApprovedTools: ["run"],
+      },
+    });
+    expect(result.overrides).toEqual(['mcp_servers.evil.command="e"']);
+  });
+
+  it("leaves out a marked server whose pre-approved tool name is not a bare key, and says why", () => {
+    const result = codexMcpOverrides([{ name: "s", server: { command: "c" }, codexApprovedTools: ["a.b"] }]);
+    expect(result.overrides).toEqual([]);
+    expect(result.notices).toEqual([
+      'MCP server "s" was not passed to Codex: a pre-approved tool name is not a bare TOML key.',
+    ]);
+  });
+
   it("reads no servers from a missing or unparsable config.toml", () => {
     expect(userCodexServerNames(null).names.size).toBe(0);
     const broken = userCodexServerNames("[mcp_servers.docs\n");

@@ -27,7 +27,7 @@ import {
   type IndexItem,
 } from "../prompt.js";
 import { runtimeIndexEntries, type SkillRuntime } from "../runtime-subset.js";
-import { nativePathOf, SKILL_TOOL_NAME } from "../skill-tool.js";
+import { nativePathOf, skillToolPhrase } from "../skill-tool.js";
 import { parseSkillsSettings, skillApiKeySecretRef, type SkillsSettings } from "../settings-schema.js";
 import { readSkillFolder } from "../skill-reader.js";
 import type { Catalogue, SkillCallResult, SkillEntry, SkillSecrets, SkillSnapshot } from "../types.js";
@@ -384,7 +384,9 @@ export class SkillCatalogue {
     const state = this.sessions.get(agentSessionId);
     if (!state?.snapshot) return "";
     const index = runtime
-      ? renderIndexText(runtimeIndexEntries(state.snapshot.entries, runtime), { toolName: SKILL_TOOL_NAME })
+      ? renderIndexText(runtimeIndexEntries(state.snapshot.entries, runtime), {
+          toolPhrase: skillToolPhrase(runtime),
+        })
       : state.snapshot.index.text;
     return renderInstructions(
       index,
