@@ -6,7 +6,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { CLAUDE_FILE_TOOLS, CLAUDE_REFUSED_TOOLS } from "../../core/runtime/agent-hook.js";
-import { SKILL_TOOL_NAME } from "../../core/skills/skill-tool.js";
+import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
 import type { HookVerdict, ToolCall } from "./tool-call.js";
 
 /** The fields of Claude Code's PreToolUse input read here; the rest is ignored. */

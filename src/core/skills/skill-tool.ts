@@ -7,13 +7,14 @@
 import { CLAUDE_TOOL_ALIASES, toolRegistry } from "./permissions.js";
 import type { SkillRuntime } from "./runtime-subset.js";
 
-/** The reserved MCP server name: a payload or manifest server of this name is never injected. */
-export const SKILL_SERVER_NAME = "gatehouse-skills";
-export const SKILL_TOOL = "Skill";
-/** The Skill tool's name as Claude Code's model (and Gatehouse's hook) sees it. */
-export const SKILL_TOOL_NAME = `mcp__${SKILL_SERVER_NAME}__${SKILL_TOOL}`;
-/** The Responses tool namespace Codex 0.169 puts the Skill tool in (pinned by skill-tool.test.ts). */
-export const CODEX_SKILL_NAMESPACE = `mcp__${SKILL_SERVER_NAME.replace(/[^A-Za-z0-9_]/g, "_")}`;
+import {
+  CODEX_SKILL_NAMESPACE,
+  SKILL_SERVER_NAME,
+  SKILL_TOOL,
+  SKILL_TOOL_NAME,
+} from "../../shared/skill-tool-names.js";
+
+export { CODEX_SKILL_NAMESPACE, SKILL_SERVER_NAME, SKILL_TOOL, SKILL_TOOL_NAME };
 
 /** How the skill index names the Skill tool to this runtime's model ("call <phrase> with its name"). */
 export function skillToolPhrase(runtime: SkillRuntime): string {
