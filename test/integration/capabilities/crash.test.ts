@@ -112,7 +112,10 @@ async function readJsonIfAny(file: string): Promise<unknown> {
 /** Everything a sync is responsible for, in a form that does not depend on the home folder or the clock. */
 async function observableState(t: TempHome) {
   const skip = (rel: string) =>
-    rel === "installed_plugins.json" || rel === "plugins/installed_plugins.json" || rel === "settings.json";
+    rel === "installed_plugins.json" ||
+    rel === "plugins/installed_plugins.json" ||
+    rel === "plugins/known_marketplaces.json" ||
+    rel === "settings.json";
   const tree = async (root: string) => relativise(await snapshotTree(root, { skip }), t.home);
   return {
     store: await tree(t.paths.capabilityStore),
@@ -123,6 +126,13 @@ async function observableState(t: TempHome) {
     registry: withoutTimestamps(
       relativise(
         await readJsonIfAny(path.join(t.paths.claudeHome, "plugins/installed_plugins.json")),
+        t.home,
+      ),
+    ),
+    // a marketplace record says when it was registered (lastUpdated): equal but for that time
+    marketplaces: withoutTimestamps(
+      relativise(
+        await readJsonIfAny(path.join(t.paths.claudeHome, "plugins/known_marketplaces.json")),
         t.home,
       ),
     ),
