@@ -602,6 +602,8 @@ export const CONTRACT = {
       .strict(),
     response: Ok,
   },
+  /** The platform main runs on: the renderer follows its conventions (button order). */
+  "app.platform": { request: Empty, response: z.object({ platform: z.string() }) },
 } as const satisfies { [K in Channel]: ChannelContract };
 
 // ---- events (main → renderer) ---------------------------------------------------------------------

@@ -249,6 +249,30 @@ describe.skipIf(skip)("deliberate approval", () => {
     });
   });
 
+  it.each([
+    { platform: "darwin" as const, allowOnRight: true },
+    { platform: "linux" as const, allowOnRight: false },
+    { platform: "win32" as const, allowOnRight: false },
+  ])(
+    "buttons follow the platform main reports ($platform): the affirmative button is on the right on macOS only",
+    async ({ platform, allowOnRight }) => {
+      const a = await suite.startApp({ approvals: ASK_ME, uiPlatform: platform });
+      const { page } = await suite.open(a, "approval");
+      const reply = ask(a, { argv: ["uname", "-a"] });
+      await page.getByRole("dialog").waitFor();
+      await waitFor(
+        async () => (await page.evaluate("document.documentElement.dataset.platform")) === platform,
+        { what: "the platform to reach the page" },
+      );
+      const x = async (name: string | RegExp) =>
+        (await page.getByRole("button", { name }).boundingBox())?.x ?? Number.NaN;
+      const [allow, deny] = [await x("Allow once"), await x(/^Deny/)];
+      expect(allow > deny).toBe(allowOnRight);
+      await page.keyboard.press("Escape");
+      await reply;
+    },
+  );
+
   it("a long command can be scrolled and read whole with the keyboard, and who asks is labelled as the client's claim", async () => {
     const a = await suite.startApp({ approvals: ASK_ME });
     const { page } = await suite.open(a, "approval");
