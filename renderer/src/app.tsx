@@ -50,9 +50,11 @@ export function MainWindow() {
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   useEvent("app.navigate", (payload) => go(payload.screen));
+  const [navOpen, setNavOpen] = useState(false);
   const go = (next: Screen | "approvals") => {
     window.location.hash = `#${next}`;
     setScreen(next);
+    setNavOpen(false);
   };
   useEffect(() => {
     const label = screen === "approvals" ? "Approvals" : SCREENS.find((s) => s.id === screen)?.label;
@@ -60,9 +62,23 @@ export function MainWindow() {
   }, [screen]);
   return (
     <div className="main-window">
-      <nav className="sidebar" aria-label="Sections">
-        <div className="sidebar-title">Gatehouse</div>
-        <ul>
+      <nav className={navOpen ? "sidebar open" : "sidebar"} aria-label="Sections">
+        <div className="sidebar-head">
+          <div className="sidebar-title">Gatehouse</div>
+          {/* Small windows only (styles.css): the sections fold away behind this button. */}
+          <button
+            type="button"
+            className="sidebar-toggle button small"
+            aria-expanded={navOpen}
+            aria-controls="sidebar-sections"
+            onClick={() => setNavOpen((open) => !open)}
+          >
+            {navOpen
+              ? "Hide sections"
+              : `Sections: ${SCREENS.find((s) => s.id === screen)?.label ?? "Approvals"}`}
+          </button>
+        </div>
+        <ul id="sidebar-sections">
           {SCREENS.map((s) => (
             <li key={s.id}>
               <button

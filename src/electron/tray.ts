@@ -166,9 +166,15 @@ export function trayIcon(input: TrayInput): TrayIcon {
   return "offline";
 }
 
-/** macOS uses template images (the system tints them; offline looks like connected there); others a coloured icon. */
+/**
+ * macOS uses template images (the system tints them, so colour cannot say "offline": its offline template
+ * is the connected one faded, as menu bar items show "not working"); others a coloured icon.
+ */
 export function trayIconFile(icon: TrayIcon, platform: NodeJS.Platform): string {
-  if (platform === "darwin") return icon === "attention" ? "trayAttentionTemplate.png" : "trayTemplate.png";
+  if (platform === "darwin") {
+    if (icon === "attention") return "trayAttentionTemplate.png";
+    return icon === "offline" ? "trayOfflineTemplate.png" : "trayTemplate.png";
+  }
   return `tray-${icon}.${platform === "win32" ? "ico" : "png"}`;
 }
 

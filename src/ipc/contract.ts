@@ -426,6 +426,15 @@ export const CONTRACT = {
                 argPattern: z.string().max(4096).optional(),
                 cwd: z.string().max(4096).optional(),
                 segment: z.number().int().nonnegative(),
+                /** Narrowing: covers for this long from the decision (main's clock), at most a year. */
+                expiresInMinutes: z
+                  .number()
+                  .int()
+                  .positive()
+                  .max(366 * 24 * 60)
+                  .optional(),
+                /** Narrowing: covers this many runs, then nothing. */
+                usesLeft: z.number().int().positive().max(100_000).optional(),
               })
               .strict(),
           )
@@ -593,6 +602,8 @@ export const CONTRACT = {
       .strict(),
     response: Ok,
   },
+  /** The platform main runs on: the renderer follows its conventions (button order). */
+  "app.platform": { request: Empty, response: z.object({ platform: z.string() }) },
 } as const satisfies { [K in Channel]: ChannelContract };
 
 // ---- events (main → renderer) ---------------------------------------------------------------------

@@ -44,6 +44,7 @@ export const CHANNELS = [
   "app.openExternal",
   "app.pickFolder",
   "app.openMainWindow",
+  "app.platform",
 ] as const;
 
 /** Every event main pushes to the renderer. */

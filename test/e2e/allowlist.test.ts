@@ -97,6 +97,31 @@ describe.skipIf(skip)("allowlist editor", () => {
     await page.getByText(`Restored ${ls}.`).waitFor();
   });
 
+  it("Defaults and All agents (*) are distinct cards that say what each is; a new entry shows no error before typing, then every problem at once", async () => {
+    const { page } = await open();
+    const defaults = page.getByRole("region", { name: "Defaults" });
+    await expect(defaults.textContent()).resolves.toContain("Settings only: no entries");
+    const all = page.locator(".scope-card-all");
+    await expect(all.textContent()).resolves.toContain("these settings override Defaults");
+    expect(await page.locator(".scope-card-defaults").count()).toBe(1);
+    const [defaultsEdge, allEdge] = await Promise.all(
+      [".scope-card-defaults", ".scope-card-all"].map((sel) =>
+        page.evaluate(`getComputedStyle(document.querySelector('${sel}')).borderLeftColor`),
+      ),
+    );
+    expect(defaultsEdge).not.toBe(allEdge);
+
+    await page.getByRole("button", { name: "Add entry" }).click();
+    const form = page.getByRole("form", { name: "New allowlist entry" });
+    await form.getByLabel("Program (pattern)").waitFor();
+    expect(await form.locator(".field-error").count()).toBe(0);
+    await form.getByLabel("Program (pattern)").fill("bin/*");
+    await form.getByLabel("Uses left").fill("-3");
+    await form.getByText("pattern must be an absolute path or start with ~/").waitFor();
+    await form.getByText("uses left must be a whole number ≥ 0").waitFor();
+    expect(await form.locator(".field-error").count()).toBe(2);
+  });
+
   it("a long path wraps at its slashes, never inside a name, in a narrow window", async () => {
     const app = await suite.startApp({
       approvals: { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } },

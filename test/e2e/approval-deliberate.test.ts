@@ -216,6 +216,63 @@ describe.skipIf(skip)("deliberate approval", () => {
     ]);
   });
 
+  it("Allow always can be narrowed to expire and to a number of uses; the entry saved carries both, the scope says so, and it covers the next request", async () => {
+    const a = await suite.startApp({ approvals: ASK_ME });
+    const { page } = await suite.open(a, "approval");
+    const uname = realProgram("uname");
+    const reply = ask(a, { argv: ["uname", "-a"], agentId: "local" });
+    await page.getByRole("dialog").waitFor();
+    await (await waitArmed(page, "Allow always…")).click();
+    const scope = page.getByRole("list", { name: "What this entry allows" });
+    await expect(scope.textContent()).resolves.toContain("For how long: until you remove it");
+    await page.getByLabel("Expires").selectOption({ label: "In 1 day" });
+    await page.getByLabel("Number of uses").selectOption({ label: "2 more runs" });
+    await expect(scope.textContent()).resolves.toContain("for 1 day from now, then it asks again");
+    await expect(scope.textContent()).resolves.toContain("the next 2 runs, then it asks again");
+    const before = Date.now();
+    await (await waitArmed(page, "Save and allow")).click();
+    const answer = await reply;
+    const after = Date.now();
+    expect(answer.status === "ok" && answer.body).toMatchObject({ decision: "allow-always" });
+    const file = ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
+    const [saved, ...others] = file.agents.local?.allowlist ?? [];
+    expect(others).toEqual([]);
+    expect(saved).toMatchObject({ pattern: uname, cwd: a.t.home, usesLeft: 2, source: "allow-always" });
+    const day = 24 * 60 * 60 * 1000;
+    expect(saved?.expiresAt).toBeGreaterThanOrEqual(before + day - 1000);
+    expect(saved?.expiresAt).toBeLessThanOrEqual(after + day + 1000);
+    // The saved entry is what decides the same request next time.
+    const covered = await ask(a, { argv: ["uname", "-a"], agentId: "local", timeoutMs: 200 });
+    expect(covered.status === "ok" && covered.body).toMatchObject({
+      decision: "allow-once",
+      decidedBy: `rule:${saved?.id}`,
+    });
+  });
+
+  it.each([
+    { platform: "darwin" as const, allowOnRight: true },
+    { platform: "linux" as const, allowOnRight: false },
+    { platform: "win32" as const, allowOnRight: false },
+  ])(
+    "buttons follow the platform main reports ($platform): the affirmative button is on the right on macOS only",
+    async ({ platform, allowOnRight }) => {
+      const a = await suite.startApp({ approvals: ASK_ME, uiPlatform: platform });
+      const { page } = await suite.open(a, "approval");
+      const reply = ask(a, { argv: ["uname", "-a"] });
+      await page.getByRole("dialog").waitFor();
+      await waitFor(
+        async () => (await page.evaluate("document.documentElement.dataset.platform")) === platform,
+        { what: "the platform to reach the page" },
+      );
+      const x = async (name: string | RegExp) =>
+        (await page.getByRole("button", { name }).boundingBox())?.x ?? Number.NaN;
+      const [allow, deny] = [await x("Allow once"), await x(/^Deny/)];
+      expect(allow > deny).toBe(allowOnRight);
+      await page.keyboard.press("Escape");
+      await reply;
+    },
+  );
+
   it("a long command can be scrolled and read whole with the keyboard, and who asks is labelled as the client's claim", async () => {
     const a = await suite.startApp({ approvals: ASK_ME });
     const { page } = await suite.open(a, "approval");

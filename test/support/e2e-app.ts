@@ -73,6 +73,8 @@ export interface E2eAppOptions {
   /** Runs in the temp home before the services start (write skills, folders…). */
   prepare?: (t: TempHome) => Promise<void>;
   env?: Record<string, string>;
+  /** The platform the router reports to the renderer (button order); commands still run on this one. */
+  uiPlatform?: NodeJS.Platform;
 }
 
 export async function startE2eApp(options: E2eAppOptions = {}): Promise<E2eApp> {
@@ -121,10 +123,9 @@ export async function startE2eApp(options: E2eAppOptions = {}): Promise<E2eApp> 
   if (started.status !== "listening")
     throw new Error(`the approval socket did not start: ${started.message}`);
   const detachUi = services.broker.attachUi();
-  const ui = uiServicesFrom(services, {
-    env: t.env,
-    logger,
-  });
+  const ui = uiServicesFrom(services, { env: t.env, logger });
+  // Only what the renderer is told: the explain/gate code keeps this machine's platform.
+  if (options.uiPlatform) ui.platform = options.uiPlatform;
   const host = recordingHost();
   const router = createRouter(ui, { isTrustedSender: (sender) => sender === E2E_SENDER, host });
 

@@ -114,7 +114,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** axe-core's serious and critical violations on the current page (the rule, the impact, where). */
+/** axe-core's moderate, serious and critical violations on the current page (the rule, the impact, where). */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
   const axe = fs.readFileSync(path.join(REPO_ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
   // CSP forbids inline scripts for the page, but Playwright evaluates in the page's context directly.
@@ -134,7 +134,7 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     };
   });
   return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .filter((v) => v.impact === "moderate" || v.impact === "serious" || v.impact === "critical")
     .map(
       (v) =>
         `${v.impact} ${v.id}: ${v.help} — ${v.nodes

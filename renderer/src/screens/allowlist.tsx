@@ -51,7 +51,13 @@ function AgentDetail(props: {
     props.reload();
   };
   return (
-    <div className="agent-detail">
+    <div className={agent.id === "*" ? "agent-detail scope-card scope-card-all" : "agent-detail"}>
+      {agent.id === "*" ? (
+        <p className="scope-card-kind">
+          All agents (*): these settings override Defaults, and these entries let every agent run what they
+          cover
+        </p>
+      ) : null}
       <Section title={`Settings for ${agentLabel(agent.id)}`}>
         <SettingsCard target={agent.id} own={agent.own} effective={agent.effective} builtIn={data.builtIn} />
       </Section>
@@ -115,9 +121,14 @@ function AllowlistEditor(props: { data: AllowlistState; reload: () => void }) {
           ) : null}
         </Message>
       ) : null}
-      <Section title="Defaults">
-        <p className="muted">Used by every agent that does not set its own.</p>
-        <SettingsCard target="defaults" own={data.defaults} effective={null} builtIn={data.builtIn} />
+      <Section title="Defaults" id="section-defaults">
+        <div className="scope-card scope-card-defaults">
+          <p className="scope-card-kind">Settings only: no entries</p>
+          <p className="muted">
+            The fallback settings: an agent (or All agents) that does not set its own uses these.
+          </p>
+          <SettingsCard target="defaults" own={data.defaults} effective={null} builtIn={data.builtIn} />
+        </div>
       </Section>
       {data.file.status !== "invalid" && agent ? (
         <div className="split">

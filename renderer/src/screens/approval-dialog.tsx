@@ -9,11 +9,10 @@ import type { PromptView } from "../../../src/ipc/contract.js";
 import { call, useEvent, useLiveEffect } from "../bridge.js";
 import { Button } from "../components/buttons.js";
 import { CopyButton, Message, Notice, Pill } from "../components/common.js";
-import { entryOfPatterns } from "../components/entry-fields.js";
 import { SegmentList } from "../components/explanation.js";
 import { useNow } from "../components/use-now.js";
 import { countdown, fallbackOutcome, reasonWords, sourceWords, whereWords } from "../words.js";
-import { draftsOf, EntryDraftRow, type DraftEntry } from "./approval/allow-always.js";
+import { confirmedOf, draftsOf, EntryDraftRow, type DraftEntry } from "./approval/allow-always.js";
 import { hasDanger, RiskBanner } from "./approval/risk-banner.js";
 import { useArmed } from "./approval/use-arming.js";
 
@@ -125,9 +124,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       const result = await call("prompts.decide", {
         id: prompt.id,
         decision,
-        ...(decision === "allow-always"
-          ? { entries: drafts.map((d) => ({ segment: d.segment, ...entryOfPatterns(d) })) }
-          : {}),
+        ...(decision === "allow-always" ? { entries: drafts.map(confirmedOf) } : {}),
       });
       if (!result.ok) setError(result.reason);
     } catch (failure) {

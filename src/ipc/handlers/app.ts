@@ -6,7 +6,12 @@ import { externalUrl } from "../external-url.js";
 import type { HandlerContext, Handlers } from "./types.js";
 
 type AppChannels =
-  "app.revealPath" | "app.copyText" | "app.openExternal" | "app.pickFolder" | "app.openMainWindow";
+  | "app.revealPath"
+  | "app.copyText"
+  | "app.openExternal"
+  | "app.pickFolder"
+  | "app.openMainWindow"
+  | "app.platform";
 
 export function appHandlers(ctx: HandlerContext): Pick<Handlers, AppChannels> {
   return {
@@ -32,6 +37,7 @@ export function appHandlers(ctx: HandlerContext): Pick<Handlers, AppChannels> {
       return { ok: true };
     },
     "app.pickFolder": async ({ title }) => ({ path: await ctx.host.pickFolder(title ?? "Choose a folder") }),
+    "app.platform": async () => ({ platform: ctx.services.platform ?? process.platform }),
     "app.openMainWindow": async ({ screen }) => {
       ctx.host.openMainWindow(screen);
       return { ok: true };

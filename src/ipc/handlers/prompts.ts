@@ -1,6 +1,7 @@
 // Pending approvals: the list (oldest first) and the person's decision. Edited allow-always entries
 // are checked before anything is decided, so a bad edit is reported instead of silently running once.
 import { allowAlwaysProblem, validateEntry } from "../../core/approvals/index.js";
+import type { ConfirmedEntry } from "../../shared/schemas/prompt.js";
 import { promptView } from "../prompt-view.js";
 import type { HandlerContext, Handlers } from "./types.js";
 
@@ -17,16 +18,21 @@ export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.li
           reason: "This request is no longer waiting: it was decided elsewhere or timed out.",
         };
       }
-      let confirmed = entries;
+      let confirmed: ConfirmedEntry[] | undefined;
       if (decision === "allow-always") {
-        confirmed = (entries ?? pending.explanation.proposedEntries).map((entry) => ({
-          segment: entry.segment,
-          pattern: entry.pattern.trim(),
-          ...(entry.argPattern ? { argPattern: entry.argPattern } : {}),
-          ...("cwd" in entry && typeof entry.cwd === "string" && entry.cwd.trim()
-            ? { cwd: entry.cwd.trim() }
-            : {}),
-        }));
+        confirmed = entries
+          ? entries.map((entry) => ({
+              segment: entry.segment,
+              pattern: entry.pattern.trim(),
+              ...(entry.argPattern ? { argPattern: entry.argPattern } : {}),
+              ...(entry.cwd?.trim() ? { cwd: entry.cwd.trim() } : {}),
+              // The time limit counts from the decision on main's clock, not the renderer's.
+              ...(entry.expiresInMinutes !== undefined
+                ? { expiresAt: ctx.now() + entry.expiresInMinutes * 60_000 }
+                : {}),
+              ...(entry.usesLeft !== undefined ? { usesLeft: entry.usesLeft } : {}),
+            }))
+          : pending.explanation.proposedEntries;
         if (confirmed.length === 0)
           return { ok: false, reason: "There is no entry to save; choose Allow once." };
         for (const entry of confirmed) {

@@ -43,10 +43,20 @@ export const PromptRequestSchema = z.object({
 });
 export type PromptRequest = z.infer<typeof PromptRequestSchema>;
 
+/** An *allow always* entry as the person confirmed it: narrowed to a folder, a time, a number of uses. */
+export const ConfirmedEntrySchema = ProposedEntrySchema.extend({
+  cwd: z.string().optional(),
+  /** Stops covering at this time (epoch ms). */
+  expiresAt: z.number().int().positive().optional(),
+  /** Covers this many more runs. */
+  usesLeft: z.number().int().positive().optional(),
+});
+export type ConfirmedEntry = z.infer<typeof ConfirmedEntrySchema>;
+
 export const PromptAnswerSchema = z.object({
   decision: PromptDecisionSchema,
   /** For allow-always: the entries the person confirmed (possibly edited from `proposedEntries`). */
-  entries: z.array(ProposedEntrySchema).optional(),
+  entries: z.array(ConfirmedEntrySchema).optional(),
 });
 export type PromptAnswer = z.infer<typeof PromptAnswerSchema>;
 

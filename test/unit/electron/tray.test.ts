@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { trayState, type TrayInput } from "../../../src/electron/tray.js";
 
@@ -88,6 +90,25 @@ describe("tray state", () => {
     const waiting = trayState({ ...base, platform: "darwin", pending: [prompt("a", "ls")] });
     expect(waiting.iconFile).toBe("trayAttentionTemplate.png");
     expect(waiting.title).toBe("1");
+  });
+
+  it("looks offline on every platform while the backend cannot be reached, with the reason in the tooltip", () => {
+    const offline = {
+      ...base,
+      connection: { state: "offline" as const, backendUrl: null, lastError: "ECONNREFUSED" },
+    };
+    const files = (["darwin", "win32", "linux"] as const).map((platform) => {
+      const s = trayState({ ...offline, platform });
+      expect(s.tooltip).toContain("Offline");
+      return [s.iconFile, trayState({ ...base, platform }).iconFile];
+    });
+    expect(files).toEqual([
+      ["trayOfflineTemplate.png", "trayTemplate.png"],
+      ["tray-offline.ico", "tray-connected.ico"],
+      ["tray-offline.png", "tray-connected.png"],
+    ]);
+    for (const [file] of files) expect(existsSync(path.join("assets", "tray", file ?? ""))).toBe(true);
+    expect(existsSync(path.join("assets", "tray", "trayOfflineTemplate@2x.png"))).toBe(true);
   });
 
   it("uses .ico files on Windows", () => {

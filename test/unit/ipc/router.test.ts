@@ -52,6 +52,7 @@ const INVALID: Record<Channel, unknown> = {
   "app.openExternal": { href: "https://example.com" },
   "app.pickFolder": { title: 3 },
   "app.openMainWindow": { screen: "secret-screen" },
+  "app.platform": { platform: "linux" },
 };
 
 describe("the IPC contract", () => {

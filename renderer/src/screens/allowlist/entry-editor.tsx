@@ -6,7 +6,12 @@ import type { EntryView } from "../../../../src/ipc/contract.js";
 import { call } from "../../bridge.js";
 import { Button, Form } from "../../components/buttons.js";
 import { Notice } from "../../components/common.js";
-import { EntryPatternFields, useEntryCheck, checkError } from "../../components/entry-fields.js";
+import {
+  EntryPatternFields,
+  checkError,
+  entryOfPatterns,
+  useEntryCheck,
+} from "../../components/entry-fields.js";
 import { TextField } from "../../components/field.js";
 import { AuditPreviewList, useAuditPreview } from "./audit-preview.js";
 import { draftOf, parseDraft, type Draft } from "./draft.js";
@@ -53,13 +58,16 @@ export function EntryEditor(props: {
   const [saving, setSaving] = useState(false);
   const parsed = parseDraft(draft);
   const entry = parsed.ok ? parsed.entry : null;
-  const checked = useEntryCheck(entry, props.agentId);
+  // Main checks what the pattern fields say even while a limit field is wrong, so every problem shows at once.
+  const checked = useEntryCheck(entry ?? entryOfPatterns(draft), props.agentId);
+  // Nothing is called wrong before the person has typed anything.
+  const [edited, setEdited] = useState(props.editing !== null);
   const preview = useAuditPreview(entry, props.agentId, props.editing?.entry.id);
   const check = checked.answer;
   const valid = parsed.ok && checked.current && check !== null && check.ok;
 
   const fieldError = (field: "expiresAt" | "usesLeft"): string | null =>
-    !parsed.ok && parsed.field === field ? parsed.reason : checkError(check, field);
+    !edited ? null : !parsed.ok && parsed.field === field ? parsed.reason : checkError(check, field);
 
   const save = async () => {
     if (!parsed.ok) return;
@@ -83,6 +91,7 @@ export function EntryEditor(props: {
 
   const change = (next: Partial<Draft>) => {
     setSaveError(null);
+    setEdited(true);
     setDraft((d) => ({ ...d, ...next }));
   };
 
@@ -96,7 +105,13 @@ export function EntryEditor(props: {
     >
       <h3>{props.editing ? "Edit entry" : `New entry for ${agentLabel(props.agentId)}`}</h3>
       <div className="editor-grid">
-        <EntryPatternFields idPrefix="entry" value={draft} onChange={change} check={check} autoFocus />
+        <EntryPatternFields
+          idPrefix="entry"
+          value={draft}
+          onChange={change}
+          check={edited ? check : null}
+          autoFocus
+        />
         <LimitFields draft={draft} onChange={change} error={fieldError} />
       </div>
       <AuditPreviewList preview={preview} />

@@ -9,9 +9,51 @@ import {
   useEntryCheck,
   type EntryPatterns,
 } from "../../components/entry-fields.js";
+import { SelectField, type Choice } from "../../components/select.js";
 
 export interface DraftEntry extends EntryPatterns {
   segment: number;
+  /** Covers for this long from the decision; null: until removed. */
+  expiresInMinutes: number | null;
+  /** Covers this many more runs; null: any number. */
+  usesLeft: number | null;
+}
+
+const EXPIRY_CHOICES: readonly Choice[] = [
+  { value: "", label: "Never (until you remove it)" },
+  { value: "60", label: "In 1 hour" },
+  { value: "480", label: "In 8 hours" },
+  { value: "1440", label: "In 1 day" },
+  { value: "10080", label: "In 7 days" },
+  { value: "43200", label: "In 30 days" },
+];
+
+const USES_CHOICES: readonly Choice[] = [
+  { value: "", label: "Any number of runs" },
+  { value: "1", label: "1 more run" },
+  { value: "2", label: "2 more runs" },
+  { value: "5", label: "5 more runs" },
+  { value: "10", label: "10 more runs" },
+  { value: "50", label: "50 more runs" },
+];
+
+/** What the dialog sends for a draft (prompts.decide `entries`). */
+export function confirmedOf(draft: DraftEntry) {
+  const { pattern, argPattern, cwd } = entryOfPatterns(draft);
+  return {
+    segment: draft.segment,
+    pattern,
+    ...(argPattern !== undefined ? { argPattern } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(draft.expiresInMinutes !== null ? { expiresInMinutes: draft.expiresInMinutes } : {}),
+    ...(draft.usesLeft !== null ? { usesLeft: draft.usesLeft } : {}),
+  };
+}
+
+function durationWords(minutes: number): string {
+  return (
+    EXPIRY_CHOICES.find((c) => c.value === String(minutes))?.label.replace(/^In /, "") ?? `${minutes} minutes`
+  );
 }
 
 /** The proposed entries, narrowed to this folder; to these exact arguments too when `exactArgs`. */
@@ -21,6 +63,8 @@ export function draftsOf(prompt: PromptView, exactArgs: boolean): DraftEntry[] {
     pattern: e.pattern,
     argPattern: e.argPattern ?? (exactArgs ? (prompt.narrowing.exactArgPatterns[e.segment] ?? "") : ""),
     cwd: prompt.narrowing.cwdPattern,
+    expiresInMinutes: null,
+    usesLeft: null,
   }));
 }
 
@@ -49,6 +93,16 @@ function ScopeSummary(props: { draft: DraftEntry; agentId: string; program: stri
       </ScopeLine>
       <ScopeLine label="Folder" wide={draft.cwd.trim() === ""}>
         {draft.cwd.trim() === "" ? "any folder" : `only in ${draft.cwd}`}
+      </ScopeLine>
+      <ScopeLine label="For how long" wide={draft.expiresInMinutes === null}>
+        {draft.expiresInMinutes === null
+          ? "until you remove it"
+          : `for ${durationWords(draft.expiresInMinutes)} from now, then it asks again`}
+      </ScopeLine>
+      <ScopeLine label="How many runs" wide={draft.usesLeft === null}>
+        {draft.usesLeft === null
+          ? "any number"
+          : `the next ${draft.usesLeft === 1 ? "run" : `${draft.usesLeft} runs`}, then it asks again`}
       </ScopeLine>
       <ScopeLine label="Agents" wide={props.agentId === "*"}>
         {props.agentId === "*" ? "every agent" : `only ${props.agentId}`}
@@ -100,6 +154,24 @@ export function EntryDraftRow(props: {
           />{" "}
           Only in this folder
         </label>
+      </div>
+      <div className="scope-limits">
+        <SelectField
+          id={`${id}-expires`}
+          label="Expires"
+          value={draft.expiresInMinutes === null ? "" : String(draft.expiresInMinutes)}
+          choices={EXPIRY_CHOICES}
+          onChange={(value) =>
+            props.onChange({ ...draft, expiresInMinutes: value === "" ? null : Number(value) })
+          }
+        />
+        <SelectField
+          id={`${id}-uses`}
+          label="Number of uses"
+          value={draft.usesLeft === null ? "" : String(draft.usesLeft)}
+          choices={USES_CHOICES}
+          onChange={(value) => props.onChange({ ...draft, usesLeft: value === "" ? null : Number(value) })}
+        />
       </div>
       <div className="editor-grid">
         <EntryPatternFields

@@ -53,6 +53,9 @@ export interface AllowAlwaysEntry {
   pattern: string;
   argPattern?: string;
   cwd?: string;
+  /** Narrowed by the person: stops covering then (epoch ms) / after this many runs. */
+  expiresAt?: number;
+  usesLeft?: number;
   /** The segment it was proposed for (ignored here). */
   segment?: number;
 }
@@ -352,8 +355,10 @@ export class ApprovalsStore {
       const list = ((file.agents[agentId] ??= {}).allowlist ??= []);
       const taken = allEntryIds(file);
       for (const entry of entries) {
+        const limited = entry.expiresAt !== undefined || entry.usesLeft !== undefined;
         const same = list.find(
           (e) =>
+            !limited &&
             e.pattern === entry.pattern &&
             (e.argPattern ?? "") === (entry.argPattern ?? "") &&
             (e.cwd ?? "") === (entry.cwd ?? "") &&
@@ -369,6 +374,8 @@ export class ApprovalsStore {
           pattern: entry.pattern,
           ...(entry.argPattern ? { argPattern: entry.argPattern } : {}),
           ...(entry.cwd ? { cwd: entry.cwd } : {}),
+          ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}),
+          ...(entry.usesLeft !== undefined ? { usesLeft: entry.usesLeft } : {}),
           source: "allow-always",
           createdAt: this.now(),
         };
