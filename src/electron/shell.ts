@@ -6,6 +6,7 @@
 import path from "node:path";
 import { CHANNELS, EVENTS, IPC_INVOKE } from "../ipc/contract.js";
 import { promptView } from "../ipc/prompt-view.js";
+import { endElevation, runningElevations, startElevation } from "../executor/elevation.js";
 import { createRouter, type Router } from "../ipc/router.js";
 import type { UiHost, UiServices } from "../ipc/ui-services.js";
 import { applicationMenu } from "./app-menu.js";
@@ -184,6 +185,8 @@ export function startShell(options: ShellOptions): Shell {
 
   // ---- tray and menu ------------------------------------------------------------------------------
   let approvalsInvalid = false;
+  let elevated: { agentId: string; until: number }[] = [];
+  const trayNow = () => services.now?.() ?? Date.now();
   const trayInput = (): TrayInput => ({
     platform: electron.platform,
     connection: services.device?.state() ?? null,
@@ -198,8 +201,9 @@ export function startShell(options: ShellOptions): Shell {
     }),
     approvalsInvalid,
     tasks: services.tasks?.list() ?? [],
-    now: Date.now(),
+    now: trayNow(),
     home: services.paths.home,
+    elevated: elevated.filter((e) => e.until > trayNow()),
     update: trayUpdate(),
   });
   let drawn = trayState(trayInput());
@@ -227,6 +231,7 @@ export function startShell(options: ShellOptions): Shell {
   const refreshTray = async () => {
     const state = await services.approvals.load();
     approvalsInvalid = state.status === "invalid";
+    elevated = await runningElevations(services.approvals, trayNow());
     draw();
   };
   draw();
@@ -260,9 +265,9 @@ export function startShell(options: ShellOptions): Shell {
   stops.push(router.subscribe("prompts.changed", onPrompts));
   stops.push(router.subscribe("status.connection", () => draw()));
   if (services.tasks) stops.push(services.tasks.onChange(() => draw()));
-  // Elapsed times in the menu stay roughly current while tasks run.
+  // Elapsed times and elevated time left in the menu stay roughly current.
   const elapsedTimer = setInterval(() => {
-    if ((services.tasks?.list().length ?? 0) > 0) draw();
+    if ((services.tasks?.list().length ?? 0) > 0 || elevated.length > 0) void refreshTray();
   }, 30_000);
   elapsedTimer.unref?.();
   stops.push(() => clearInterval(elapsedTimer));
@@ -334,6 +339,21 @@ export function startShell(options: ShellOptions): Shell {
         await services.tasks?.stop?.(action.taskId, action.subtaskId);
         draw();
         return;
+      case "elevate":
+      case "end-elevation": {
+        const deps = { approvals: services.approvals, audit: services.audit, now: trayNow };
+        try {
+          if (action.kind === "elevate")
+            await startElevation(deps, { agentId: "*", forMs: action.forMs, by: "tray" });
+          else await endElevation(deps, { by: "tray" });
+        } catch (error) {
+          logger.warn("elevated mode could not be changed from the tray", {
+            error: (error as Error).message,
+          });
+        }
+        await refreshTray();
+        return;
+      }
       case "install-update":
         // Checked again at the click: a prompt may have arrived since the menu was drawn.
         if (updates.state().kind !== "downloaded" || updates.blocker()) {

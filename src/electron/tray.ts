@@ -12,6 +12,8 @@ export type TrayAction =
   | { kind: "pause" }
   | { kind: "resume" }
   | { kind: "install-update" }
+  | { kind: "elevate"; forMs: number }
+  | { kind: "end-elevation" }
   | { kind: "quit" };
 
 export interface TrayMenuEntry {
@@ -61,6 +63,8 @@ export interface TrayInput {
   /** The home folder, written as `~` in workdirs. */
   home?: string;
   update?: TrayUpdate | null;
+  /** Elevated mode still running (`*` = every agent); absent or empty when none. */
+  elevated?: { agentId: string; until: number }[];
 }
 
 export interface TrayState {
@@ -200,12 +204,46 @@ export function updateMenuEntries(update: TrayUpdate | null): TrayMenuEntry[] {
   ];
 }
 
+/** How long the tray's toggle elevates every agent. */
+export const TRAY_ELEVATION_MS = 15 * 60_000;
+
+/** The elevated-mode toggle: what runs elevated and for how long, with "end now"; else "elevate". */
+export function elevationMenuEntries(elevated: TrayInput["elevated"], now: number): TrayMenuEntry[] {
+  if (!elevated?.length)
+    return [
+      {
+        id: "elevate",
+        label: "Elevate every agent for 15 minutes (runs everything without asking)",
+        enabled: true,
+        action: { kind: "elevate", forMs: TRAY_ELEVATION_MS },
+      },
+    ];
+  const lines: TrayMenuEntry[] = elevated.map((e) => ({
+    id: `elevated:${e.agentId}`,
+    label: `⚠ Elevated: ${e.agentId === "*" ? "every agent" : e.agentId}, ${elapsedText(Math.max(0, e.until - now))} left`,
+    enabled: false,
+  }));
+  lines.push({
+    id: "end-elevation",
+    label: "End elevated mode now",
+    enabled: true,
+    action: { kind: "end-elevation" },
+  });
+  return lines;
+}
+
 export function trayState(input: TrayInput): TrayState {
   const icon = trayIcon(input);
   const count = input.pending.length;
   const status = connectionLine(input.connection);
   const waiting = count === 0 ? "" : count === 1 ? "1 approval waiting" : `${count} approvals waiting`;
-  const tooltip = ["Gatehouse", status, waiting, input.approvalsInvalid ? "approvals file invalid" : ""]
+  const tooltip = [
+    "Gatehouse",
+    status,
+    waiting,
+    input.approvalsInvalid ? "approvals file invalid" : "",
+    input.elevated?.length ? "elevated mode on" : "",
+  ]
     .filter(Boolean)
     .join(" — ");
 
@@ -244,6 +282,7 @@ export function trayState(input: TrayInput): TrayState {
     menu.push(...tasks);
   }
   menu.push({ id: "sep-2", label: "", enabled: false, separator: true });
+  menu.push(...elevationMenuEntries(input.elevated, input.now ?? Date.now()));
   menu.push(...updateMenuEntries(input.update ?? null));
   menu.push({ id: "open-main", label: "Open Gatehouse…", enabled: true, action: { kind: "open-main" } });
   if (input.connection) {

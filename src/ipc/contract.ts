@@ -349,6 +349,14 @@ export const RunningTaskSchema = z.object({
 });
 export type RunningTask = z.infer<typeof RunningTaskSchema>;
 
+export const ElevationViewSchema = z.object({
+  agentId: z.string(),
+  until: z.number(),
+  since: z.number(),
+  by: z.string().nullable(),
+});
+export type ElevationView = z.infer<typeof ElevationViewSchema>;
+
 export const StatusSchema = z.object({
   version: z.string(),
   home: z.string(),
@@ -364,6 +372,8 @@ export const StatusSchema = z.object({
   approvalsFile: ApprovalsFileStatusSchema,
   pending: z.number(),
   tasks: z.array(RunningTaskSchema),
+  /** Elevated mode still running (`*` = every agent), `*` first. */
+  elevated: z.array(ElevationViewSchema),
 });
 export type Status = z.infer<typeof StatusSchema>;
 
@@ -375,7 +385,7 @@ export const ActivityQuerySchema = z
     decision: z.enum(["allowed", "denied", "timeout", "no-approver", "cancelled"]).optional(),
     decidedBy: z.enum(["rule", "user", "fallback", "policy"]).optional(),
     agentId: z.string().max(200).optional(),
-    event: z.enum(["decision", "run"]).optional(),
+    event: z.enum(["decision", "run", "elevation"]).optional(),
   })
   .strict();
 export type ActivityQuery = z.infer<typeof ActivityQuerySchema>;
@@ -572,6 +582,26 @@ export const CONTRACT = {
   "device.setPaused": {
     request: z.object({ paused: z.boolean() }).strict(),
     response: z.union([Ok, Refusal]),
+  },
+  /** Elevated mode from the app's window only (never the approval socket: agents' hooks use it). */
+  "elevation.start": {
+    request: z
+      .object({
+        /** `*` (default) = every agent. */
+        agentId: AgentIdSchema.optional(),
+        /** At most 8 hours. */
+        forMs: z
+          .number()
+          .int()
+          .positive()
+          .max(8 * 60 * 60_000),
+      })
+      .strict(),
+    response: z.union([z.object({ ok: z.literal(true), elevation: ElevationViewSchema }), Refusal]),
+  },
+  "elevation.end": {
+    request: z.object({ agentId: AgentIdSchema.optional() }).strict(),
+    response: z.object({ ended: z.array(z.string()) }),
   },
   "tasks.stop": {
     request: z

@@ -17,6 +17,7 @@ import { capabilitiesHandlers } from "./handlers/capabilities.js";
 import { promptsHandlers } from "./handlers/prompts.js";
 import { settingsHandlers } from "./handlers/settings.js";
 import { statusHandlers } from "./handlers/status.js";
+import { elevationHandlers } from "./handlers/elevation.js";
 import { workdirHandlers } from "./handlers/workdir.js";
 import type { HandlerContext, Handlers } from "./handlers/types.js";
 import type { UiHost, UiServices } from "./ui-services.js";
@@ -76,6 +77,7 @@ export function createRouter(services: UiServices, options: RouterOptions): Rout
     ...capabilitiesHandlers(ctx),
     ...workdirHandlers(ctx),
     ...statusHandlers(ctx),
+    ...elevationHandlers(ctx),
     ...settingsHandlers(ctx),
     ...appHandlers(ctx),
   };

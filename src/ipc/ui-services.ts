@@ -38,7 +38,7 @@ export interface UiServices {
   env: Env;
   logger: Logger;
   approvals: ApprovalsStore;
-  audit: Pick<AuditLog, "read" | "path">;
+  audit: Pick<AuditLog, "read" | "path" | "append">;
   broker: Pick<PromptBroker, "list" | "decide" | "on" | "size">;
   /** The policy explanation for a command (explainCommand with the app's env and home). */
   explain(command: { command: string }, context: { agentId: string; cwd: string }): Promise<Explanation>;

@@ -38,6 +38,8 @@ export const CHANNELS = [
   "settings.rotateSocketToken",
   "settings.openLogs",
   "device.setPaused",
+  "elevation.start",
+  "elevation.end",
   "tasks.stop",
   "app.revealPath",
   "app.copyText",

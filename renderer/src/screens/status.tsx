@@ -44,6 +44,15 @@ const NEXT_STEP: Partial<Record<ConnectionState["state"], string>> = {
   unconfigured: "Set up the backend in Settings",
 };
 
+/** `14 min 05 s` left: the elevated time that remains, to the second. */
+function timeLeft(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  if (hours > 0) return `${hours} h ${minutes % 60} min`;
+  return minutes > 0 ? `${minutes} min ${String(seconds % 60).padStart(2, "0")} s` : `${seconds} s`;
+}
+
 export function StatusScreen(props: {
   pending: number;
   onReview: () => void;
@@ -81,6 +90,20 @@ export function StatusScreen(props: {
     setProblem(result.ok ? null : result.reason);
     status.reload();
   };
+  const elevated = s.elevated.filter((e) => e.until > now);
+  const changeElevation = async (on: boolean) => {
+    const result = on
+      ? await call("elevation.start", { forMs: 15 * 60_000 }).catch((e: Error) => ({
+          ok: false as const,
+          reason: e.message,
+        }))
+      : await call("elevation.end", {}).then(
+          () => ({ ok: true as const }),
+          (e: Error) => ({ ok: false as const, reason: e.message }),
+        );
+    setProblem(result.ok ? null : result.reason);
+    status.reload();
+  };
   const heartbeat = c?.lastHeartbeatAt ? Date.parse(c.lastHeartbeatAt) : null;
   return (
     <div className="screen">
@@ -90,6 +113,29 @@ export function StatusScreen(props: {
           <ProtectionSummary data={protection.data} onOpen={props.onOpen} />
         ) : (
           <Loading what="the protection mode" />
+        )}
+      </Section>
+      <Section
+        title="Elevated mode"
+        actions={
+          <button
+            type="button"
+            className={elevated.length ? "button" : "button danger"}
+            onClick={() => void changeElevation(elevated.length === 0)}
+          >
+            {elevated.length ? "End elevated mode" : "Elevate every agent for 15 min"}
+          </button>
+        }
+      >
+        {elevated.length === 0 ? (
+          <p className="muted">Off: every agent follows the policy.</p>
+        ) : (
+          elevated.map((e) => (
+            <Message key={e.agentId} tone="warn">
+              {e.agentId === "*" ? "Every agent" : `Agent ${e.agentId}`} runs everything without asking
+              (security=full): {timeLeft(e.until - now)} left, until {clock(e.until)}.
+            </Message>
+          ))
         )}
       </Section>
       <Section

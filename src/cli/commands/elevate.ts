@@ -2,6 +2,8 @@
 // for a limited time. It ends by itself at its time, with `gatehouse elevate off`, and when Gatehouse
 // (the tray app or `gatehouse serve`) starts again. Only a person starts it: the backend cannot.
 import { activeElevation } from "../../core/policy/resolve-settings.js";
+import { AuditLog } from "../../executor/audit-log.js";
+import { endElevation, MAX_ELEVATION_MS, startElevation } from "../../executor/elevation.js";
 import { approvalsStoreAt, nonEmptyOption, parseCommandArgs } from "../args.js";
 import {
   EXIT_APPROVALS_INVALID,
@@ -21,8 +23,7 @@ const USAGE = [
   "Elevation ends at its time and whenever Gatehouse starts again; ask=always still asks.",
 ].join("\n");
 
-/** The longest elevation: a working day, so a forgotten one never lasts into the next. */
-export const MAX_ELEVATION_MS = 8 * 60 * 60_000;
+export { MAX_ELEVATION_MS };
 
 /** `15m`, `90s`, `1h` → milliseconds (a UsageError otherwise). */
 export function parseDuration(text: string): number {
@@ -59,6 +60,12 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const store = approvalsStoreAt(ctx.paths);
   const now = Date.now();
   const json = values.json === true;
+  // Every start and end is an audit line (Activity shows it), like the app's and the tray's.
+  const elevation = () => ({
+    approvals: store,
+    audit: new AuditLog({ path: ctx.paths.audit }),
+    now: Date.now,
+  });
 
   if (sub === "status") {
     const state = await store.load();
@@ -86,7 +93,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (sub === "off") {
     if (values.for !== undefined) throw new UsageError("`elevate off` takes no --for");
     const agentId = values.agent === undefined ? undefined : nonEmptyOption("agent", values.agent);
-    const ended = await store.endElevation(agentId);
+    const ended = await endElevation(elevation(), { ...(agentId ? { agentId } : {}), by: "cli" });
     ctx.logger.debug("elevated mode ended by the CLI", { agents: ended });
     if (json) printJson(ctx, { ended });
     else
@@ -102,12 +109,23 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (sub !== undefined) throw new UsageError(`unknown subcommand "${sub}" (off, status)`);
   if (values.for === undefined) throw new UsageError("give how long with --for (e.g. --for 15m)");
   const agentId = nonEmptyOption("agent", values.agent, "*");
-  const until = now + parseDuration(values.for);
-  const elevation = await store.elevate(agentId, until, "cli");
+  const started = await startElevation(elevation(), {
+    agentId,
+    forMs: parseDuration(values.for),
+    by: "cli",
+  });
+  const until = started.until;
   ctx.logger.debug("elevated mode started by the CLI", { agentId, until });
   const state = await store.load();
   const effective = activeElevation(state, agentId, now);
-  if (json) printJson(ctx, { agentId, ...elevation, effectiveUntil: effective?.until ?? until });
+  if (json)
+    printJson(ctx, {
+      agentId,
+      until,
+      since: started.since,
+      by: "cli",
+      effectiveUntil: effective?.until ?? until,
+    });
   else {
     printLine(ctx, `Elevated: ${whoText(agentId)} runs with security=full until ${untilText(until, now)}.`);
     printLine(ctx, "Every command run meanwhile is audited as elevated. End it early: gatehouse elevate off");

@@ -99,14 +99,32 @@ async function decide(
     workdir: flags.workdir ?? read.cwd,
     promptTimeoutMs: flags.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
     posixShell: agentShellDialect(ctx.env),
+    ...(flags.requested ? { requested: flags.requested } : {}),
   };
   return decideToolCall(read.call, session);
+}
+
+const SECURITY_VALUES = ["deny", "allowlist", "full"] as const;
+const ASK_VALUES = ["off", "on-miss", "always"] as const;
+
+function requestedOption(security: string | undefined, ask: string | undefined): Flags["requested"] {
+  if (security !== undefined && !(SECURITY_VALUES as readonly string[]).includes(security))
+    throw new UsageError(`--security must be one of ${SECURITY_VALUES.join(", ")}`);
+  if (ask !== undefined && !(ASK_VALUES as readonly string[]).includes(ask))
+    throw new UsageError(`--ask must be one of ${ASK_VALUES.join(", ")}`);
+  if (security === undefined && ask === undefined) return undefined;
+  return {
+    ...(security ? { security: security as (typeof SECURITY_VALUES)[number] } : {}),
+    ...(ask ? { ask: ask as (typeof ASK_VALUES)[number] } : {}),
+  };
 }
 
 interface Flags {
   agent: string | undefined;
   workdir: string | undefined;
   timeoutMs: number | undefined;
+  /** `--security`/`--ask` from the task's launch: every request asks for them (they only tighten). */
+  requested: { security?: "deny" | "allowlist" | "full"; ask?: "off" | "on-miss" | "always" } | undefined;
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -114,7 +132,13 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     args,
     allowPositionals: true,
     strict: true,
-    options: { agent: { type: "string" }, workdir: { type: "string" }, timeout: { type: "string" } },
+    options: {
+      agent: { type: "string" },
+      workdir: { type: "string" },
+      timeout: { type: "string" },
+      security: { type: "string" },
+      ask: { type: "string" },
+    },
   });
   const [runtime, ...rest] = parsed.positionals;
   if (!RUNTIMES.includes(runtime as Runtime) || rest.length > 0)
@@ -125,6 +149,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     agent: nonEmptyOption("agent", parsed.values.agent),
     workdir,
     timeoutMs: secondsOption("timeout", parsed.values.timeout, MAX_PROMPT_TIMEOUT_MS / 1000),
+    requested: requestedOption(parsed.values.security, parsed.values.ask),
   };
   const which = runtime as Runtime;
   let verdict: HookVerdict | null;

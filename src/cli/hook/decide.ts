@@ -28,6 +28,8 @@ export interface HookSession {
   promptTimeoutMs: number;
   /** The shell the agent runs commands with (read the way that shell reads them). */
   posixShell: "bash" | "sh" | "zsh";
+  /** Settings the task's launch tightened (hook `--security`/`--ask`); sent with every request. */
+  requested?: { security?: "deny" | "allowlist" | "full"; ask?: "off" | "on-miss" | "always" };
 }
 
 /**
@@ -73,7 +75,12 @@ async function decideLocally(
     import("../../executor/gate.js"),
     import("../../executor/file-access.js"),
   ]);
-  const common = { agentId: session.agentId, sessionKey: session.sessionKey, source: session.source };
+  const common = {
+    agentId: session.agentId,
+    sessionKey: session.sessionKey,
+    source: session.source,
+    ...(session.requested ? { requested: session.requested } : {}),
+  };
   const decided: GateDecision =
     call.kind === "command"
       ? await decideCommand(
@@ -126,6 +133,7 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
     sessionKey: session.sessionKey,
     source: session.source,
     timeoutMs: session.promptTimeoutMs,
+    ...session.requested,
   };
   const body =
     call.kind === "command"

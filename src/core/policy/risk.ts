@@ -8,7 +8,13 @@ import { SHELLS } from "./tool-shells.js";
 import type { Explanation, Segment } from "./types.js";
 
 export type RiskKind =
-  "destructive" | "network-to-shell" | "privilege" | "outside-workdir" | "own-files" | "runs-if-unanswered";
+  | "destructive"
+  | "network-to-shell"
+  | "privilege"
+  | "outside-workdir"
+  | "own-files"
+  | "runs-if-unanswered"
+  | "elevated";
 
 export interface Risk {
   kind: RiskKind;
@@ -150,6 +156,12 @@ export function assessRisks(explanation: Explanation, fileAccess?: FileAccessVie
       kind: "runs-if-unanswered",
       level: "danger",
       detail: "runs anyway if you don't answer in time (askFallback: full)",
+    });
+  if (explanation.elevatedUntil !== undefined)
+    risks.push({
+      kind: "elevated",
+      level: "caution",
+      detail: `elevated mode is on until ${new Date(explanation.elevatedUntil).toISOString().slice(11, 16)} UTC: this agent's other commands run without asking`,
     });
   return [...risks.filter((r) => r.level === "danger"), ...risks.filter((r) => r.level !== "danger")];
 }

@@ -50,6 +50,8 @@ export interface HookLaunch {
   /** The task's working folder: file accesses inside it need nobody. */
   workdir: string;
   promptTimeoutMs: number;
+  /** What the task's launch asked to tighten (task:execute `security`/`ask`): every hook request carries it. */
+  requested?: { security?: string; ask?: string };
 }
 
 export function hookTimeoutSeconds(promptTimeoutMs: number): number {
@@ -72,6 +74,8 @@ export function hookCommand(runtime: "claude" | "codex", launch: HookLaunch): st
     launch.workdir,
     "--timeout",
     String(promptSeconds(launch.promptTimeoutMs)),
+    ...(launch.requested?.security ? ["--security", launch.requested.security] : []),
+    ...(launch.requested?.ask ? ["--ask", launch.requested.ask] : []),
   ];
   return `${posixCommandLine(argv)} || exit 2`;
 }

@@ -17,6 +17,7 @@ export interface ClaudeSpecInput extends RuntimeSpecInput {
   /** How to run gatehouse, e.g. `[process.execPath, "<repo>/bin/gatehouse.js"]` (absolute paths). */
   gatehouseCommand: string[];
   promptTimeoutMs: number;
+  requested?: HookLaunch["requested"];
 }
 
 export function runtimeFolder(paths: AppPaths, taskId: number | string): string {
@@ -78,6 +79,7 @@ export function buildClaudeSpec(input: ClaudeSpecInput): LaunchSpec {
     gatehouseCommand: input.gatehouseCommand,
     workdir: input.workdir,
     promptTimeoutMs: input.promptTimeoutMs,
+    ...(input.requested ? { requested: input.requested } : {}),
   });
   const files: LaunchFile[] = [jsonFile(settingsPath, settings)];
   const args = [

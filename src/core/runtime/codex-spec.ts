@@ -8,7 +8,7 @@
 // and approvals are off: the gate is the one place that decides, as for Claude Code.
 import path from "node:path";
 import type { AppPaths } from "../paths.js";
-import { hookCommand, hookTimeoutSeconds } from "./agent-hook.js";
+import { hookCommand, hookTimeoutSeconds, type HookLaunch } from "./agent-hook.js";
 import { codexMcpOverrides, userCodexServerNames } from "./codex-overrides.js";
 import type { LaunchSpec, RuntimeSpecInput } from "./launch-spec.js";
 import { tomlArray, tomlString } from "./toml-value.js";
@@ -21,6 +21,7 @@ export interface CodexSpecInput extends RuntimeSpecInput {
   /** How to run gatehouse, e.g. `[process.execPath, "<repo>/bin/gatehouse.js"]` (absolute paths). */
   gatehouseCommand: string[];
   promptTimeoutMs: number;
+  requested?: HookLaunch["requested"];
   /** Values that never go on the command line (the task token). */
   secrets?: readonly string[];
 }
@@ -30,6 +31,7 @@ export function codexGateArgs(input: {
   gatehouseCommand: string[];
   workdir: string;
   promptTimeoutMs: number;
+  requested?: HookLaunch["requested"] | undefined;
 }): string[] {
   const command = tomlString(
     hookCommand("codex", {
@@ -37,6 +39,7 @@ export function codexGateArgs(input: {
       agentId: CODEX_AGENT_ID,
       workdir: input.workdir,
       promptTimeoutMs: input.promptTimeoutMs,
+      ...(input.requested ? { requested: input.requested } : {}),
     }),
   );
   const folder = tomlString(input.workdir);
@@ -79,6 +82,7 @@ export function buildCodexSpec(input: CodexSpecInput): { spec: LaunchSpec; notic
       gatehouseCommand: input.gatehouseCommand,
       workdir: input.workdir,
       promptTimeoutMs: input.promptTimeoutMs,
+      requested: input.requested,
     }),
   ];
   const instructions = input.systemPrompt?.trim() ? tomlString(input.systemPrompt) : null;

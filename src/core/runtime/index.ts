@@ -89,6 +89,11 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
   if (input.skillTool) {
     servers.push(skillToolServer(input.gatehouseCommand, task.taskId, input.paths));
   }
+  // Gatehouse extension: the launch may tighten the policy its agent's hook applies (checked by the runner).
+  const requested = {
+    ...(payload.security ? { security: payload.security } : {}),
+    ...(payload.ask ? { ask: payload.ask } : {}),
+  };
   const common = {
     task,
     servers,
@@ -105,6 +110,7 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
       ...common,
       gatehouseCommand: input.gatehouseCommand,
       promptTimeoutMs: input.promptTimeoutMs,
+      requested,
     });
     return { ok: true, runtime, spec: withOverlay(spec, input.envOverlay), notices, task, secrets };
   }
@@ -114,6 +120,7 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
     userConfigText,
     gatehouseCommand: input.gatehouseCommand,
     promptTimeoutMs: input.promptTimeoutMs,
+    requested,
     secrets: payload.auth_token ? [payload.auth_token] : [],
   });
   const spec = withOverlay(codex.spec, input.envOverlay);

@@ -28,6 +28,9 @@ export const TaskPayloadSchema = z.looseObject({
   mode: optionalText,
   system_prompt: optionalText,
   prompt: z.union([z.string(), z.array(z.unknown())]).nullish(),
+  /** Gatehouse extension (docs/device-protocol-task-policy.md): tighten the task's exec policy. */
+  security: z.enum(["deny", "allowlist", "full"]).nullish(),
+  ask: z.enum(["off", "on-miss", "always"]).nullish(),
   mcp_servers: z.unknown().optional(),
   project_id: z.unknown().optional(),
   projectId: z.unknown().optional(),

@@ -17,6 +17,11 @@ import { readJsonFile } from "../../core/store/index.js";
 import { WorkdirFatal, type WorkdirResolution } from "../../core/workdir/index.js";
 import { changedNotice, tildify } from "../../core/workdir/messages.js";
 import { ApprovalsFileSchema } from "../../core/approvals/schema.js";
+import { ApprovalsStore } from "../../core/approvals/index.js";
+import { loosenedReason } from "../../core/policy/decide.js";
+import { resolveSettings } from "../../core/policy/resolve-settings.js";
+import { CLAUDE_AGENT_ID } from "../../core/runtime/claude-spec.js";
+import { CODEX_AGENT_ID } from "../../core/runtime/codex-spec.js";
 import { RUNTIME_INHERIT } from "../../core/env-rules.js";
 import { buildAgentEnv, inheritedEnv, type InheritRules } from "../child-env.js";
 import { inheritSettingsOf, secretTest } from "../env-sources.js";
@@ -228,6 +233,13 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     return;
   }
   const runtime = shell.runtime;
+  // Gatehouse extension (docs/device-protocol-task-policy.md): a launch may tighten, never loosen, the
+  // policy its agent's hook applies. A looser ask is refused before anything starts.
+  const loosening = await launchLoosens(options, runtime, parsed.payload);
+  if (loosening) {
+    stream.failed(loosening);
+    return;
+  }
   const settings = await loadSettings(options.paths.settings, logger);
   const envRules = await agentEnvRules(options, settings);
   if (envRules.warning) logger.warn(`task ${taskId}: ${envRules.warning}`);
@@ -402,4 +414,29 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   }
   // A resume that failed before the runtime even named its session would fail every later turn too.
   if (resumeId && !sawSession && stream.ended === "error") ctx.sessions.delete(taskId);
+}
+
+/**
+ * Why the launch's `security`/`ask` would loosen the policy of the task's agent (its hook's agent id),
+ * or null when they only tighten (or are absent). Measured against the policy as it is now, elevation
+ * included; every hook request is measured again when it is made.
+ */
+async function launchLoosens(
+  options: TaskRunnerOptions,
+  runtime: "claude-code" | "codex",
+  payload: { security?: "deny" | "allowlist" | "full" | null; ask?: "off" | "on-miss" | "always" | null },
+): Promise<string | null> {
+  const requested = {
+    ...(payload.security ? { security: payload.security } : {}),
+    ...(payload.ask ? { ask: payload.ask } : {}),
+  };
+  if (!requested.security && !requested.ask) return null;
+  const store = new ApprovalsStore({
+    path: options.paths.approvals,
+    defaultSocketPath: options.paths.defaultSocket,
+  });
+  const agentId = runtime === "codex" ? CODEX_AGENT_ID : CLAUDE_AGENT_ID;
+  const settings = resolveSettings(await store.load(), agentId, requested, (options.now ?? Date.now)());
+  if (!settings.loosening) return null;
+  return `Task refused, nothing was run: ${loosenedReason(settings.loosening)} (agent ${agentId}). Send the task without the looser security/ask, or change the policy on this device.`;
 }

@@ -1,6 +1,7 @@
 // Status and activity: the connection, the approval socket, pending approvals, running tasks, and the
 // audit log as a filterable list (newest first).
 import type { AuditRecord } from "../../executor/audit-log.js";
+import { runningElevations } from "../../executor/elevation.js";
 import { APP_VERSION } from "../../version.js";
 import type { ActivityQuery } from "../contract.js";
 import type { HandlerContext, Handlers } from "./types.js";
@@ -51,6 +52,7 @@ export function statusHandlers(
             : { path: approvals.path, status: approvals.status },
         pending: s.broker.size,
         tasks: s.tasks?.list() ?? [],
+        elevated: await runningElevations(s.approvals, ctx.now()),
       };
     },
     "tasks.stop": async ({ taskId, subtaskId }) => {

@@ -14,7 +14,8 @@ export type DecidedBy = z.infer<typeof DecidedBySchema>;
 export const AuditRecordSchema = z.looseObject({
   ts: z.number().int().nonnegative(),
   runId: z.string().min(1),
-  event: z.enum(["decision", "run"]),
+  /** `elevation`: a person started or ended elevated mode (executor/elevation.ts). */
+  event: z.enum(["decision", "run", "elevation"]),
   agentId: z.string(),
   sessionKey: z.string(),
   source: z.string(),

@@ -69,6 +69,7 @@ export const RiskSchema = z.object({
     "outside-workdir",
     "own-files",
     "runs-if-unanswered",
+    "elevated",
   ]),
   level: z.enum(["danger", "caution"]),
   detail: z.string(),

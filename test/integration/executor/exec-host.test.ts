@@ -231,7 +231,9 @@ describe("elevated mode", () => {
       elevatedUntil: until,
     });
     expect(fs.existsSync(path.join(t.home, "marker"))).toBe(true);
-    expect(auditLines(t).every((l) => l.elevatedUntil === until)).toBe(true);
+    const commandLines = auditLines(t).filter((l) => l.event !== "elevation");
+    expect(commandLines.length).toBeGreaterThan(0);
+    expect(commandLines.every((l) => l.elevatedUntil === until)).toBe(true);
 
     const status = await cli(t, ["status", "--json"]);
     expect(status.json()).toMatchObject({ approvals: { elevated: [{ agentId: "local", until }] } });
@@ -273,6 +275,33 @@ describe("elevated mode", () => {
     const result = await cli(t, ["exec", "--json", "--", "touch", "marker"]);
     expect(result.json<ExecJson>().decision).toBe("deny");
     expect(fs.existsSync(path.join(t.home, "marker"))).toBe(false);
+  });
+
+  it("the approval socket has no way to elevate: agents' hooks are its clients, so an agent cannot elevate itself", async () => {
+    const t = await home({ defaults: { security: "allowlist", ask: "off" } });
+    const { client } = await socketApp(t);
+    for (const type of ["elevate", "elevation.start", "elevate.off"]) {
+      // not a request type the socket knows: sent as raw as an agent's process could
+      const send = client.request.bind(client) as (t: string, b: unknown) => Promise<{ status: string }>;
+      const reply = await send(type, { agentId: "*", forMs: 60_000 });
+      expect(reply.status).toBe("error");
+    }
+    const ran = await client.request("exec.run", { argv: ["touch", path.join(t.home, "marker")] });
+    expect(ran).toMatchObject({ body: { decision: "deny", reason: "allowlist-miss" } });
+    expect(fs.existsSync(path.join(t.home, "marker"))).toBe(false);
+    expect((await cli(t, ["elevate", "status", "--json"])).json()).toEqual({ elevated: [] });
+  });
+
+  it("the CLI's start and end are audit lines Activity shows", async () => {
+    const t = await home({ defaults: { security: "allowlist", ask: "off" } });
+    await cli(t, ["elevate", "--agent", "codex", "--for", "10m"]);
+    await cli(t, ["elevate", "off"]);
+    const lines = auditLines(t).filter((l) => l.event === "elevation");
+    expect(lines.map((l) => [l.agentId, l.source, l.decision])).toEqual([
+      ["codex", "elevate:cli", "allow-once"],
+      ["codex", "elevate:cli", "deny"],
+    ]);
+    expect(lines[0]?.reason).toMatch(/^elevated mode started: agent codex runs with security=full until /);
   });
 
   it("refuses a duration that is not a time or longer than 8 hours, and changes nothing", async () => {

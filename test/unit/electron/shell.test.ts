@@ -312,6 +312,24 @@ describe("the tray app's shell", () => {
     await waitFor(() => fake.tray.menu.some((m) => m.id === "resume"), { what: "Resume in the menu" });
   });
 
+  it("the tray's elevate toggle elevates every agent with the time left shown, ends it, and both show in Activity", async () => {
+    fake.tray.clickItem("elevate");
+    await waitFor(() => fake.tray.menu.some((m) => m.id === "end-elevation"), { what: "End elevated mode" });
+    const line = fake.tray.menu.find((m) => m.id === "elevated:*");
+    expect(line?.label).toMatch(/^⚠ Elevated: every agent, 1[45] min left$/);
+    const file = JSON.parse(fs.readFileSync(t.paths.approvals, "utf8"));
+    expect(file.elevated["*"].by).toBe("tray");
+
+    fake.tray.clickItem("end-elevation");
+    await waitFor(() => fake.tray.menu.some((m) => m.id === "elevate"), { what: "the elevate toggle again" });
+    expect(JSON.parse(fs.readFileSync(t.paths.approvals, "utf8")).elevated).toBeUndefined();
+    const lines = await services.audit.read({ limit: 10 });
+    expect(lines.filter((r) => r.event === "elevation").map((r) => [r.source, r.decision])).toEqual([
+      ["elevate:tray", "deny"],
+      ["elevate:tray", "allow-once"],
+    ]);
+  });
+
   it("Quit in the tray stops the services (the socket is removed) and quits the app", async () => {
     const socket = services.approvalServer.address!;
     expect(fs.existsSync(socket)).toBe(true);

@@ -140,6 +140,19 @@ describe("tray state", () => {
     expect(none.icon).toBe("connected");
   });
 
+  it("offers to elevate every agent when nothing is elevated, and shows the time left with End now when something is", () => {
+    const idle = trayState({ ...base, now: 0 });
+    expect(idle.menu.find((m) => m.id === "elevate")?.action).toEqual({
+      kind: "elevate",
+      forMs: 15 * 60_000,
+    });
+    const on = trayState({ ...base, now: 0, elevated: [{ agentId: "codex", until: 12 * 60_000 + 5_000 }] });
+    expect(on.menu.find((m) => m.id === "elevated:codex")?.label).toBe("⚠ Elevated: codex, 12 min left");
+    expect(on.menu.find((m) => m.id === "end-elevation")?.action).toEqual({ kind: "end-elevation" });
+    expect(on.menu.some((m) => m.id === "elevate")).toBe(false);
+    expect(on.tooltip).toContain("elevated mode on");
+  });
+
   it("always offers to open the main window and to quit", () => {
     const ids = trayState(base).menu.map((m) => m.id);
     expect(ids).toContain("open-main");

@@ -487,3 +487,54 @@ describe("running tasks", () => {
     expect((await value<{ tasks: unknown[] }>("status.get", {})).tasks).toEqual([]);
   });
 });
+
+describe("elevated mode from the app's window", () => {
+  it("starts and ends elevation, shows it on status and in explain, and writes both to Activity", async () => {
+    const started = await value<{ ok: true; elevation: { agentId: string; until: number; by: string } }>(
+      "elevation.start",
+      { agentId: "codex", forMs: 15 * 60_000 },
+    );
+    expect(started.ok).toBe(true);
+    expect(started.elevation).toMatchObject({ agentId: "codex", by: "app" });
+    expect(JSON.parse(await approvalsText()).elevated.codex.until).toBe(started.elevation.until);
+
+    const status = await value<{ elevated: { agentId: string; until: number }[] }>("status.get", {});
+    expect(status.elevated).toEqual([
+      expect.objectContaining({ agentId: "codex", until: started.elevation.until }),
+    ]);
+    const explained = await value<{ ok: true; explanation: Explanation }>("allowlist.explain", {
+      agentId: "codex",
+      command: "git status",
+    });
+    expect(explained.explanation.elevatedUntil).toBe(started.elevation.until);
+    expect(explained.explanation.security).toBe("full");
+
+    expect(await value("elevation.end", { agentId: "codex" })).toEqual({ ended: ["codex"] });
+    expect(JSON.parse(await approvalsText()).elevated).toBeUndefined();
+    expect((await value<{ elevated: unknown[] }>("status.get", {})).elevated).toEqual([]);
+
+    const activity = await value<{ records: { reason: string; source: string; decision: string }[] }>(
+      "activity.list",
+      { event: "elevation" },
+    );
+    expect(activity.records.map((r) => [r.source, r.decision])).toEqual([
+      ["elevate:app", "deny"],
+      ["elevate:app", "allow-once"],
+    ]);
+    expect(activity.records[1]?.reason).toContain("agent codex runs with security=full until");
+    expect(activity.records[0]?.reason).toContain("elevated mode ended early");
+  });
+
+  it("refuses an elevation longer than 8 hours and changes nothing", async () => {
+    const before = await approvalsText();
+    const result = await f.call("elevation.start", { forMs: 8 * 60 * 60_000 + 1 });
+    expect(result).toMatchObject({ ok: false, error: { code: "bad_request" } });
+    expect(await approvalsText()).toBe(before);
+  });
+
+  it("ending when nothing is elevated ends nothing and writes no audit line", async () => {
+    expect(await value("elevation.end", {})).toEqual({ ended: [] });
+    const activity = await value<{ records: unknown[] }>("activity.list", { event: "elevation" });
+    expect(activity.records).toEqual([]);
+  });
+});

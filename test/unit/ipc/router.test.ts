@@ -46,6 +46,8 @@ const INVALID: Record<Channel, unknown> = {
   "settings.rotateSocketToken": { token: "mine" },
   "settings.openLogs": { path: "/" },
   "device.setPaused": { paused: "true" },
+  "elevation.start": { agentId: "*", forMs: 9 * 60 * 60_000 },
+  "elevation.end": { agentId: "" },
   "tasks.stop": { taskId: 42 },
   "app.revealPath": { path: ["/"] },
   "app.copyText": {},
@@ -152,6 +154,7 @@ describe("the router", () => {
         ...ui,
         audit: {
           path: ui.audit.path,
+          append: ui.audit.append,
           read: async () => {
             throw new Error("disk on fire");
           },

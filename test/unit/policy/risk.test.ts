@@ -81,4 +81,15 @@ describe("assessRisks", () => {
     ]);
     expect(risks[1]?.detail).toBe("changes /tmp/elsewhere.txt, outside the task's folder");
   });
+
+  it("a request decided under elevated mode carries a caution naming when it ends", async () => {
+    const explanation = { ...(await explain("git status")), elevatedUntil: Date.UTC(2026, 0, 1, 14, 5) };
+    expect(assessRisks(explanation)).toEqual([
+      {
+        kind: "elevated",
+        level: "caution",
+        detail: "elevated mode is on until 14:05 UTC: this agent's other commands run without asking",
+      },
+    ]);
+  });
 });

@@ -461,3 +461,23 @@ describe("skills (skills.md §10)", () => {
     expect(result.spec.args).toContain('developer_instructions="Use skills."');
   });
 });
+
+describe("task policy fields (docs/device-protocol-task-policy.md)", () => {
+  it("security/ask of the task become flags of both runtimes' hook commands", async () => {
+    const claude = await spec(task({ security: "allowlist", ask: "always" }));
+    const hooks = file(claude.spec, "settings.json") as {
+      hooks: { PreToolUse: { hooks: { command: string }[] }[] };
+    };
+    expect(hooks.hooks.PreToolUse[0]?.hooks[0]?.command).toContain(
+      "--timeout 120 --security allowlist --ask always",
+    );
+    const codex = await spec(task({ security: "deny" }, "Codex"));
+    expect(codex.spec.args.join(" ")).toContain("--timeout 120 --security deny");
+    expect(codex.spec.args.join(" ")).not.toContain("--ask");
+  });
+
+  it("without them the hook command has no such flags", async () => {
+    const claude = await spec(task({}));
+    expect(JSON.stringify(file(claude.spec, "settings.json"))).not.toContain("--security");
+  });
+});

@@ -1,0 +1,63 @@
+// Issue 15 "Elevated mode" in a real browser against the real app: Status starts and ends it with the
+// time left shown, the approval dialog warns when a request is decided under it, and Activity lists
+// both changes.
+import fs from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { requestOnce } from "../../src/approval-server/client.js";
+import { browserUnavailable } from "../support/e2e-browser.js";
+import { browserSuite } from "../support/e2e-suite.js";
+import { waitFor } from "../support/wait-for.js";
+
+const skip = browserUnavailable();
+if (skip) console.warn(`Skipping the browser tests: ${skip}`);
+
+const ASK_ME = { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } };
+
+describe.skipIf(skip)("elevated mode in the app", () => {
+  const suite = browserSuite();
+
+  async function elevatedInFile(path: string): Promise<Record<string, { by?: string }> | undefined> {
+    return (JSON.parse(await fs.readFile(path, "utf8")) as { elevated?: Record<string, { by?: string }> })
+      .elevated;
+  }
+
+  it("Status elevates every agent with the time left shown, ends it, and Activity lists both", async () => {
+    const a = await suite.startApp({ approvals: ASK_ME });
+    const { page } = await suite.open(a, "status");
+    const section = page.getByRole("region", { name: "Elevated mode" });
+    await section.getByText("Off: every agent follows the policy.").waitFor();
+    await section.getByRole("button", { name: "Elevate every agent for 15 min" }).click();
+    await section
+      .getByText(/Every agent runs everything without asking \(security=full\): 1[45] min \d\d s left/)
+      .waitFor();
+    expect((await elevatedInFile(a.t.paths.approvals))?.["*"]?.by).toBe("app");
+
+    await section.getByRole("button", { name: "End elevated mode" }).click();
+    await section.getByText("Off: every agent follows the policy.").waitFor();
+    expect(await elevatedInFile(a.t.paths.approvals)).toBeUndefined();
+    const records = await a.services.audit.read({ limit: 20 });
+    expect(records.filter((r) => r.event === "elevation").map((r) => r.decision)).toEqual([
+      "deny",
+      "allow-once",
+    ]);
+  });
+
+  it("the approval dialog warns that elevated mode is on when a request is decided under it", async () => {
+    const a = await suite.startApp({
+      approvals: { defaults: { security: "allowlist", ask: "always", askFallback: "deny" } },
+    });
+    await a.services.approvals.elevate("*", Date.now() + 10 * 60_000, "test");
+    const { page } = await suite.open(a, "approval");
+    const reply = requestOnce(
+      a.t.paths,
+      "approval.request",
+      { argv: ["git", "status"], cwd: a.t.home, sessionKey: "e2e", timeoutMs: 60_000 },
+      { timeoutMs: 60_000 },
+    );
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await dialog.getByText(/elevated mode is on until \d\d:\d\d UTC/).waitFor();
+    await page.getByRole("button", { name: "Deny" }).click();
+    await waitFor(async () => (await reply).status === "ok", { what: "the reply" });
+  });
+});
