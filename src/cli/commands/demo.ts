@@ -164,7 +164,8 @@ export const command: CommandSpec = {
       };
       step(
         'stop "rm -rf ~/precious" at the gate',
-        stopped.success === false && stopped.error === "Command approval timed out",
+        stopped.success === false &&
+          (stopped.error ?? "").startsWith("Command not approved: nobody could be asked"),
         `not on the allowlist and nobody to ask: ${stopped.error ?? "it ran!"}`,
       );
 

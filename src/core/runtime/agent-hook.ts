@@ -4,7 +4,7 @@
 // `|| exit 2` (a crash before Gatehouse even starts is a block too) and the hook answers on its own
 // before the CLI's timeout.
 import type { FileAccessKind } from "../policy/file-edit.js";
-import { SKILL_TOOL_NAME } from "../skills/skill-tool.js";
+import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
 import { posixCommandLine } from "./shell-quote.js";
 
 /** The CLIs give up on a hook after its `timeout`: a person deciding must not be cut short. */

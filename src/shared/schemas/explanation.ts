@@ -103,7 +103,7 @@ export const SettingSourceSchema = z.union([
 ]);
 export type SettingSource = z.infer<typeof SettingSourceSchema>;
 
-/** Settings a request asks for: they may only tighten (exec-policy.md "Where settings come from" 2). */
+/** Settings a request asks for: they may only tighten (exec-policy.md, where settings come from, step 2). */
 export const RequestedSettingsSchema = z.object({
   security: SecuritySchema.optional(),
   ask: AskSchema.optional(),

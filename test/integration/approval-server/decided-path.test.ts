@@ -58,7 +58,7 @@ describe("the decided path reads its files through watches", () => {
     const client = await g.client();
     const ask = { argv: ["rm", "-f", "nothing-here"], cwd: "/tmp" };
     expect(await client.request("approval.request", ask)).toMatchObject({
-      body: { decision: "timeout", decidedBy: "fallback" },
+      body: { decision: "no-approver", decidedBy: "fallback" },
     });
     const other = new ApprovalsStore({
       path: g.t.paths.approvals,

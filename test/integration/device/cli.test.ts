@@ -42,7 +42,10 @@ describe("gatehouse status", () => {
 
     const text = await runCli(["status"], { env: h.t.env });
     expect(text.stdout).toContain(`Connection: registered with ${h.backend.url}`);
-    expect(text.stdout).toContain("Token:      none (run `gatehouse login`)");
+    // the runner got its token from its environment; this shell has none, and status says both
+    expect(text.stdout).toContain(
+      "Token:      from the running Gatehouse's environment (this shell has none)",
+    );
   });
 
   it("on a fresh home it says what is missing and writes nothing", async () => {

@@ -53,6 +53,8 @@ describe("Claude Code stream-json", () => {
     ]);
     expect(events).toEqual([
       { kind: "session", id: session },
+      // the init event's tool list: the Skill tool checks permissions against it
+      { kind: "tools", names: ["Bash"] },
       {
         kind: "tool-started",
         id: "toolu_1",
