@@ -1,5 +1,6 @@
 // Benchmarks (bench.md): each file `*.bench.ts` exports `benchmarks`, a list of these. Each measures
 // its own baseline in the same run and reports a ratio, because absolute times drift on shared machines.
+import type { AllowlistEntry, ApprovalsState } from "../../src/core/approvals/index.js";
 export interface BenchResult {
   name: string;
   value: number;
@@ -26,4 +27,18 @@ export function percentile(sorted: number[], p: number): number {
 export function round(value: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
+}
+
+/** An in-memory approvals state: allowlist security with these entries for every agent (no file read). */
+export function benchApprovals(allowlist: AllowlistEntry[]): ApprovalsState {
+  return {
+    status: "ok",
+    path: "/bench/exec-approvals.json",
+    file: {
+      version: 1,
+      socket: { path: "/bench/x.sock", token: "t".repeat(43) },
+      defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" },
+      agents: { "*": { allowlist } },
+    },
+  };
 }

@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 import type { AllowlistEntry, ApprovalsState } from "../../src/core/approvals/index.js";
 import { analyzeCommand, explainCommand, ScriptCache } from "../../src/core/policy/index.js";
 import { AGENT_COMMANDS } from "../fixtures/policy/agent-commands.js";
-import { percentile, round, type Benchmark, type BenchResult } from "./harness.js";
+import { percentile, round, type Benchmark, type BenchResult, benchApprovals } from "./harness.js";
 
 const COMMANDS = 2_000;
 const TARGET_PER_SECOND = 2_000;
@@ -48,16 +48,7 @@ function distinctCommands(): string[] {
 
 function approvalsNaming(paths: string[]): ApprovalsState {
   const allowlist: AllowlistEntry[] = paths.map((p, i) => ({ id: `e${i}`, pattern: p }));
-  return {
-    status: "ok",
-    path: "/bench/exec-approvals.json",
-    file: {
-      version: 1,
-      socket: { path: "/bench/x.sock", token: "t".repeat(43) },
-      defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" },
-      agents: { "*": { allowlist } },
-    },
-  };
+  return benchApprovals(allowlist);
 }
 
 async function run(): Promise<BenchResult> {

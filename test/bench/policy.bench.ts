@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AllowlistEntry, ApprovalsState } from "../../src/core/approvals/index.js";
 import { explainCommand, ScriptCache } from "../../src/core/policy/index.js";
-import { percentile, round, type Benchmark, type BenchResult } from "./harness.js";
+import { percentile, round, type Benchmark, type BenchResult, benchApprovals } from "./harness.js";
 
 const TARGET = 20_000;
 const COMMAND = "git status && grep -n TODO src/main.ts | sort | uniq -c; ls -la";
@@ -28,16 +28,7 @@ function approvalsWith1000Entries(bin: string): ApprovalsState {
     allowlist.push({ id: `t-${tool}`, pattern: fs.realpathSync(path.join(bin, tool)) });
   while (allowlist.length < 1000)
     allowlist.push({ id: `z${allowlist.length}`, pattern: `/nowhere/${allowlist.length}` });
-  return {
-    status: "ok",
-    path: "/bench/exec-approvals.json",
-    file: {
-      version: 1,
-      socket: { path: "/bench/x.sock", token: "t".repeat(43) },
-      defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" },
-      agents: { "*": { allowlist } },
-    },
-  };
+  return benchApprovals(allowlist);
 }
 
 async function run(): Promise<BenchResult> {
