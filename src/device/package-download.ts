@@ -82,7 +82,7 @@ export async function downloadPackage(request: HttpDownloadRequest): Promise<Dow
       await response.body?.cancel().catch(() => undefined);
       return { ok: false, error: msg.httpStatus(response.status) };
     }
-    return readLimitedBody(response, limits, request.signal);
+    return readLimitedBody(response, limits, request.signal, request.onProgress);
   }
 }
 
@@ -90,6 +90,7 @@ async function readLimitedBody(
   response: Response,
   limits: DownloadLimits,
   cancel: AbortSignal | undefined,
+  onProgress: DownloadRequest["onProgress"],
 ): Promise<DownloadResult> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
@@ -110,6 +111,7 @@ async function readLimitedBody(
         return { ok: false, error: msg.tooLargeDownload };
       }
       chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      onProgress?.(total, Number.isFinite(declared) && declared > 0 ? declared : null);
     }
   } catch (error) {
     if (cancel?.aborted) return { ok: false, error: msg.syncCancelled };

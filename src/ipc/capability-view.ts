@@ -19,6 +19,7 @@ import type {
 } from "./contract.js";
 import { isRecord } from "../shared/is-record.js";
 import { maskSecrets } from "../core/secret-mask.js";
+import { mcpProblem, pluginProblem, skillProblem, type ProblemInputs } from "./capability-problems.js";
 
 /** Sync errors that mean "the user's own item is in the way" (device-protocol.md §7.6). */
 export function isConflictError(error: string | undefined): boolean {
@@ -49,6 +50,8 @@ export interface ViewInputs {
   installedPlugins: InstalledPlugin[];
   /** Plugin descriptions read from their plugin.json, by key. */
   pluginDescriptions: Map<string, string>;
+  /** Where to look for the paths of a conflict or a failure. */
+  problems: ProblemInputs;
 }
 
 async function runtimeLink(
@@ -144,6 +147,7 @@ export async function skillRows(inputs: ViewInputs): Promise<SkillRow[]> {
       costChars: entry.cost_chars,
       costTokens: entry.cost_tokens,
       onDisk: true,
+      problem: null,
     });
   }
   // Wegent items the last sync could not install, unless an older version of them is still in place.
@@ -182,7 +186,14 @@ export async function skillRows(inputs: ViewInputs): Promise<SkillRow[]> {
       costChars: null,
       costTokens: null,
       onDisk: false,
+      problem: null,
     });
+  }
+  const errors = new Map(failed.map((s) => [s.name, s.error ?? "the last sync failed"]));
+  for (const row of rows) {
+    const error = errors.get(row.name);
+    if (error !== undefined && (row.status === "conflict" || row.status === "failed"))
+      row.problem = await skillProblem(row.name, error, row.status === "conflict", inputs.problems);
   }
   return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
@@ -234,6 +245,15 @@ export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
       storePath: managed?.store_path ? manifestPath(managed.store_path, inputs.home) : null,
       links: isManaged ? await linksOf(managed?.runtime, inputs) : [],
       skills: report?.skills ?? [],
+      problem:
+        error === undefined
+          ? null
+          : await pluginProblem(
+              at >= 0 ? key.slice(0, at) : key,
+              error || "the last sync failed",
+              isConflictError(error),
+              inputs.problems,
+            ),
     });
   }
   for (const [name, error] of failed) {
@@ -254,6 +274,12 @@ export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
       storePath: null,
       links: [],
       skills: [],
+      problem: await pluginProblem(
+        name,
+        error || "the last sync failed",
+        isConflictError(error),
+        inputs.problems,
+      ),
     });
   }
   return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
@@ -299,6 +325,8 @@ export function mcpRows(inputs: ViewInputs): McpRow[] {
       claude: normaliseClaudeServer({ ...server }),
       codex: codex.overrides,
       notices: codex.notices,
+      problem:
+        error === undefined ? null : mcpProblem(error || "the last sync failed", isConflictError(error)),
     });
   }
   for (const [name, error] of failed) {
@@ -316,6 +344,7 @@ export function mcpRows(inputs: ViewInputs): McpRow[] {
       claude: null,
       codex: [],
       notices: [],
+      problem: mcpProblem(error || "the last sync failed", isConflictError(error)),
     });
   }
   return rows;

@@ -20,7 +20,13 @@ import {
   SettingSourcesSchema,
 } from "../shared/schemas/explanation.js";
 import { PromptViewSchema } from "../shared/schemas/prompt.js";
-import { ConnectionStateSchema } from "../shared/schemas/connection.js";
+import { ConnectionStateNameSchema, ConnectionStateSchema } from "../shared/schemas/connection.js";
+import {
+  ItemProblemSchema,
+  SyncCancelResultSchema,
+  SyncProgressSchema,
+  SyncRequestResultSchema,
+} from "../shared/schemas/capabilities.js";
 import { RepoBindingSchema, TaskBindingSchema } from "../shared/schemas/workdir.js";
 import type { Channel, EventName } from "../shared/ipc-channels.js";
 
@@ -30,6 +36,7 @@ export * from "../shared/schemas/audit.js";
 export * from "../shared/schemas/explanation.js";
 export * from "../shared/schemas/prompt.js";
 export * from "../shared/schemas/connection.js";
+export * from "../shared/schemas/capabilities.js";
 export * from "../shared/schemas/workdir.js";
 export * from "../shared/ipc-channels.js";
 
@@ -198,6 +205,8 @@ export const SkillRowSchema = z.object({
   costTokens: z.number().nullable(),
   /** False for a Wegent item that the last sync could not install (no folder on disk). */
   onDisk: z.boolean(),
+  /** Why it is not synced (conflict or failure), with the paths involved; null when it is fine. */
+  problem: ItemProblemSchema.nullable(),
 });
 export type SkillRow = z.infer<typeof SkillRowSchema>;
 
@@ -218,6 +227,7 @@ export const PluginRowSchema = z.object({
   storePath: z.string().nullable(),
   links: z.array(RuntimeLinkSchema),
   skills: z.array(z.object({ name: z.string(), description: z.string(), path: z.string() })),
+  problem: ItemProblemSchema.nullable(),
 });
 export type PluginRow = z.infer<typeof PluginRowSchema>;
 
@@ -239,6 +249,7 @@ export const McpRowSchema = z.object({
   /** The `-c` overrides Codex gets (secrets masked), or why it gets none. */
   codex: z.array(z.string()),
   notices: z.array(z.string()),
+  problem: ItemProblemSchema.nullable(),
 });
 export type McpRow = z.infer<typeof McpRowSchema>;
 
@@ -248,14 +259,6 @@ export const SyncItemResultSchema = z.object({
   status: z.enum(["synced", "failed"]),
   error: z.string().optional(),
 });
-
-export const SyncProgressSchema = z.object({
-  phase: z.enum(["remove", "download", "install", "write", "cleanup", "done"]),
-  item: z.string().nullable(),
-  done: z.number(),
-  total: z.number(),
-});
-export type SyncProgress = z.infer<typeof SyncProgressSchema>;
 
 export const SyncStateSchema = z.object({
   revision: z.number(),
@@ -276,6 +279,10 @@ export const SyncStateSchema = z.object({
     .nullable(),
   /** The sync running now, if any. */
   progress: SyncProgressSchema.nullable(),
+  /** The backend connection: whether a sync can come, and whether one can be asked for again. */
+  connection: ConnectionStateNameSchema.nullable(),
+  /** A payload was received in this run of the app, so "Request the sync again" can re-run it. */
+  canRequest: z.boolean(),
 });
 export type SyncState = z.infer<typeof SyncStateSchema>;
 
@@ -525,6 +532,13 @@ export const CONTRACT = {
   "capabilities.get": {
     request: z.object({ workspace: PathText.nullable().optional() }).strict(),
     response: CapabilitiesStateSchema,
+  },
+  "capabilities.requestSync": { request: Empty, response: SyncRequestResultSchema },
+  "capabilities.cancelSync": { request: Empty, response: SyncCancelResultSchema },
+  /** Opens (a plain folder) or reveals (anything else) a path this screen was given by main. */
+  "capabilities.openFolder": {
+    request: z.object({ path: PathText }).strict(),
+    response: z.union([Ok, Refusal]),
   },
   "workdir.get": { request: Empty, response: WorkdirStateSchema },
   "workdir.addRoot": {

@@ -59,7 +59,10 @@ export interface UiServices {
     | "workspaceRoot"
   > | null;
   skills: Pick<SkillCatalogue, "buildCatalogue" | "watch"> | null;
-  capabilities: Pick<CapabilitySync, "onProgress" | "lastResult"> | null;
+  capabilities: Pick<
+    CapabilitySync,
+    "onProgress" | "lastResult" | "lastPayload" | "rerunLast" | "cancelRunning"
+  > | null;
   device: UiDevice | null;
   secrets: SecretStore | null;
   tasks?: UiTasks | null;

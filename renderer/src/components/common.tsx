@@ -2,6 +2,7 @@
 import { useState, type ReactNode } from "react";
 import { call } from "../bridge.js";
 import { LinkButton } from "./buttons.js";
+import { PathText } from "./path-text.js";
 
 export function Section(props: { title: string; actions?: ReactNode; children: ReactNode; id?: string }) {
   const headingId = props.id ?? `section-${props.title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
@@ -69,7 +70,14 @@ export function CopyButton(props: { text: string; label: string; onError?: (mess
 }
 
 /** A path or value shown whole (wrapping), selectable, with a copy button (and reveal for paths). */
-export function CopyText(props: { text: string; label: string; mono?: boolean; reveal?: boolean }) {
+export function CopyText(props: {
+  text: string;
+  label: string;
+  mono?: boolean;
+  reveal?: boolean;
+  /** A path: one line, cut in the middle when too long (path-text.tsx). */
+  cut?: boolean;
+}) {
   const [problem, setProblem] = useState<string | null>(null);
   const reveal = async () => {
     const result = await call("app.revealPath", { path: props.text }).catch((e: Error) => ({
@@ -80,7 +88,11 @@ export function CopyText(props: { text: string; label: string; mono?: boolean; r
   };
   return (
     <span className="copy-text">
-      <span className={props.mono === false ? "selectable" : "mono selectable"}>{props.text}</span>
+      {props.cut ? (
+        <PathText text={props.text} cut="middle" className="mono selectable" />
+      ) : (
+        <span className={props.mono === false ? "selectable" : "mono selectable"}>{props.text}</span>
+      )}
       <CopyButton text={props.text} label={props.label} onError={setProblem} />
       {props.reveal ? (
         <LinkButton onClick={() => void reveal()} label={`Reveal ${props.label}`}>

@@ -1,7 +1,10 @@
 // The capability browser (ui.md "Capability browser"): tabs Skills / Plugins / MCP servers with counts,
 // one search over name, description and tags, rows with source badge, status and version, a details
 // pane, and the sync state with a progress bar. Updates live on sync progress and catalogue changes.
-import { useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+// Issue 16: a conflict or a failed item has actions (both paths, request the sync again, open folder),
+// the running sync shows live progress and can be cancelled, empty states say what to do next, and
+// long paths lose their middle, not their end.
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import type {
   CapabilitiesState,
   CapabilityStatus,
@@ -12,17 +15,23 @@ import type {
   SyncProgress,
 } from "../../../src/ipc/contract.js";
 import { call, useEvent, useRemote } from "../bridge.js";
+import { Button } from "../components/buttons.js";
 import {
   CopyText,
   Empty,
   KeyValue,
   Loading,
   Message,
+  Notice,
   Pill,
   Section,
+  type MessageTone,
   type Tone,
 } from "../components/common.js";
-import { clock, plural, relativeTime } from "../words.js";
+import { PathText } from "../components/path-text.js";
+import { plural } from "../words.js";
+import { ProblemBox } from "./capabilities/item-problem.js";
+import { SyncCard, type SyncProblem } from "./capabilities/sync-card.js";
 
 type Tab = "skills" | "plugins" | "mcps";
 type Row = SkillRow | PluginRow | McpRow;
@@ -36,15 +45,6 @@ const STATUS_TONE: Record<CapabilityStatus, Tone> = {
   invalid: "bad",
   ineligible: "warn",
   disabled: "neutral",
-};
-
-const PHASE_WORDS: Record<SyncProgress["phase"], string> = {
-  remove: "Removing",
-  download: "Downloading",
-  install: "Installing",
-  write: "Writing the manifest",
-  cleanup: "Cleaning up",
-  done: "Done",
 };
 
 function Badge(props: { source: string; label: string }) {
@@ -74,16 +74,17 @@ function Links(props: { links: RuntimeLink[] }) {
       {props.links.map((link) => (
         <li key={link.path}>
           <span className="muted">{link.runtime === "claude" ? "Claude Code" : "Codex"}: </span>
-          <CopyText text={link.path} label={`${link.runtime} path`} reveal={link.kind !== "missing"} />
+          <CopyText text={link.path} label={`${link.runtime} path`} reveal={link.kind !== "missing"} cut />
           <span className="muted">
             {link.kind === "link"
-              ? ` → ${link.target}`
+              ? " → "
               : link.kind === "copy"
-                ? ` (a copy of ${link.target})`
+                ? " (a copy of) "
                 : link.kind === "missing"
                   ? " (missing)"
                   : " (the user's own item)"}
           </span>
+          {link.target ? <PathText text={link.target} cut="middle" className="mono selectable" /> : null}
         </li>
       ))}
     </ul>
@@ -99,17 +100,17 @@ function SkillDetails(props: { row: SkillRow }) {
         ["Source", r.sourceLabel],
         ["Status", r.statusDetail ?? r.status],
         ...(r.onDisk
-          ? ([["Folder", <CopyText key="p" text={r.path} label="skill folder" reveal />]] as Array<
+          ? ([["Folder", <CopyText key="p" text={r.path} label="skill folder" reveal cut />]] as Array<
               [string, ReactNode]
             >)
           : []),
         ...(r.realpath && r.realpath !== r.path
-          ? ([["Real folder", <CopyText key="rp" text={r.realpath} label="real folder" reveal />]] as Array<
-              [string, ReactNode]
-            >)
+          ? ([
+              ["Real folder", <CopyText key="rp" text={r.realpath} label="real folder" reveal cut />],
+            ] as Array<[string, ReactNode]>)
           : []),
         ...(r.storePath
-          ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal />]] as Array<
+          ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal cut />]] as Array<
               [string, ReactNode]
             >)
           : []),
@@ -145,11 +146,11 @@ function PluginDetails(props: { row: PluginRow }) {
           ["Scope", r.scope ?? "—"],
           ...(r.installPath
             ? ([
-                ["Installed at", <CopyText key="i" text={r.installPath} label="install path" reveal />],
+                ["Installed at", <CopyText key="i" text={r.installPath} label="install path" reveal cut />],
               ] as Array<[string, ReactNode]>)
             : []),
           ...(r.storePath
-            ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal />]] as Array<
+            ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal cut />]] as Array<
                 [string, ReactNode]
               >)
             : []),
@@ -210,61 +211,36 @@ function McpDetails(props: { row: McpRow }) {
   );
 }
 
-function SyncCard(props: { sync: CapabilitiesState["sync"]; progress: SyncProgress | null }) {
-  const { sync } = props;
-  const progress = props.progress ?? sync.progress;
-  const last = sync.last;
-  const failed = last
-    ? [...last.skills, ...last.plugins, ...last.mcps].filter((i) => i.status === "failed")
-    : [];
-  return (
-    <Section title="Sync">
-      {progress ? (
-        <div className="progress-block">
-          <span>
-            {PHASE_WORDS[progress.phase]}
-            {progress.item ? ` ${progress.item}` : ""} ({progress.done} of {progress.total})
-          </span>
-          <progress
-            className="progress"
-            max={Math.max(1, progress.total)}
-            value={progress.done}
-            aria-label="Capability sync progress"
-          />
-        </div>
-      ) : null}
-      {sync.manifestError ? <Message tone="error">{sync.manifestError}</Message> : null}
-      <KeyValue
-        rows={[
-          ["Revision", String(sync.revision)],
-          ["Digest", <CopyText key="d" text={sync.digest} label="digest" />],
-          [
-            "Last sync",
-            sync.lastSyncAt
-              ? `${relativeTime(Date.parse(sync.lastSyncAt))} (${clock(Date.parse(sync.lastSyncAt))})`
-              : "never",
-          ],
-          [
-            "Result",
-            last
-              ? last.success
-                ? `All ${plural(last.skills.length + last.plugins.length + last.mcps.length, "item")} synced (${last.mode}).`
-                : `${plural(failed.length, "item")} failed (${last.mode}).`
-              : "—",
-          ],
-        ]}
-      />
-      {failed.length ? (
-        <ul className="plain-list sync-errors">
-          {failed.map((item) => (
-            <li key={`${item.name}-${item.id ?? ""}`}>
-              <strong>{item.name}</strong>: {item.error}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </Section>
-  );
+/** Which tab a row id belongs to (`skill:…`, `plugin-sync:…`, `mcp:…`). */
+function tabOf(rowId: string): Tab {
+  if (rowId.startsWith("plugin")) return "plugins";
+  if (rowId.startsWith("mcp")) return "mcps";
+  return "skills";
+}
+
+/** The last sync's failed items, each with the row that shows it (Wegent's own row first). */
+function syncProblems(data: CapabilitiesState): SyncProblem[] {
+  const last = data.sync.last;
+  if (!last) return [];
+  const out: SyncProblem[] = [];
+  const kinds: Array<[Row[], typeof last.skills]> = [
+    [data.skills, last.skills],
+    [data.plugins, last.plugins],
+    [data.mcps, last.mcps],
+  ];
+  for (const [rows, results] of kinds) {
+    for (const item of results.filter((r) => r.status === "failed")) {
+      const candidates = rows.filter((r) => r.name === item.name && r.problem);
+      const row = candidates.find((r) => r.source === "wegent-managed") ?? candidates[0];
+      out.push({
+        rowId: row?.id ?? null,
+        name: item.name,
+        kind: row?.problem?.kind ?? "failed",
+        reason: item.error ?? "the last sync failed",
+      });
+    }
+  }
+  return out;
 }
 
 export function CapabilitiesScreen() {
@@ -280,7 +256,15 @@ export function CapabilitiesScreen() {
   const [search, setSearch] = useState("");
   const [selected, setSelected] = useState<string | null>(null);
   const [progress, setProgress] = useState<SyncProgress | null>(null);
-  useEvent("capabilities.progress", (p) => setProgress(p.phase === "done" ? null : p));
+  const [notice, setNotice] = useState<{ tone: MessageTone; text: string } | null>(null);
+  const [requesting, setRequesting] = useState(false);
+  const [focusProblem, setFocusProblem] = useState(false);
+  const problemRef = useRef<HTMLElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useEvent("capabilities.progress", (p) => {
+    setProgress(p.phase === "done" ? null : p);
+    if (p.outcome === "cancelled") setNotice({ tone: "info", text: "Sync cancelled: nothing was changed." });
+  });
 
   const words = useMemo(() => search.toLowerCase().split(/\s+/).filter(Boolean), [search]);
   const lists = useMemo(() => {
@@ -293,6 +277,48 @@ export function CapabilitiesScreen() {
   }, [state.data, words]);
   const rows: Row[] = lists[tab];
   const current = rows.find((r) => r.id === selected) ?? null;
+  const live = progress ?? state.data?.sync.progress ?? null;
+  const problems = useMemo(() => (state.data ? syncProblems(state.data) : []), [state.data]);
+  const managedCount = useMemo(() => {
+    const d = state.data;
+    if (!d) return 0;
+    return [...d.skills, ...d.plugins, ...d.mcps].filter((r) => r.source === "wegent-managed").length;
+  }, [state.data]);
+  useEffect(() => {
+    if (focusProblem && current?.problem && problemRef.current) {
+      problemRef.current.focus();
+      setFocusProblem(false);
+    }
+  }, [focusProblem, current]);
+
+  const requestSync = async () => {
+    setRequesting(true);
+    const result = await call("capabilities.requestSync", {}).catch((e: Error) => ({
+      ok: false as const,
+      reason: e.message,
+    }));
+    setRequesting(false);
+    setNotice(result.ok ? { tone: "info", text: result.message } : { tone: "error", text: result.reason });
+  };
+  const cancelSync = async () => {
+    const result = await call("capabilities.cancelSync", {}).catch((e: Error) => ({
+      ok: false as const,
+      reason: e.message,
+    }));
+    setNotice(result.ok ? { tone: "info", text: result.message } : { tone: "warn", text: result.reason });
+  };
+  const show = (rowId: string) => {
+    const d = state.data;
+    const row = d ? [...d.skills, ...d.plugins, ...d.mcps].find((r) => r.id === rowId) : undefined;
+    if (row && !matches(row, words)) setSearch("");
+    setTab(tabOf(rowId));
+    setSelected(rowId);
+    setFocusProblem(true);
+  };
+  const clearSearch = () => {
+    setSearch("");
+    searchRef.current?.focus();
+  };
   useEffect(() => {
     if (selected && !rows.some((r) => r.id === selected)) setSelected(null);
   }, [rows, selected]);
@@ -355,7 +381,20 @@ export function CapabilitiesScreen() {
       ) : (
         <>
           {state.data.catalogueError ? <Message tone="error">{state.data.catalogueError}</Message> : null}
-          <SyncCard sync={state.data.sync} progress={progress} />
+          <Notice tone={notice?.tone ?? "info"} text={notice?.text} />
+          <SyncCard
+            sync={state.data.sync}
+            progress={live}
+            problems={problems}
+            managedCount={managedCount}
+            requesting={requesting}
+            onRequest={() => void requestSync()}
+            onCancel={() => void cancelSync()}
+            onShow={show}
+            onSettings={() => {
+              window.location.hash = "#settings";
+            }}
+          />
           <div className="browser">
             <div className="browser-list">
               <div className="tabs" role="tablist" aria-label="Kinds of capability">
@@ -381,6 +420,7 @@ export function CapabilitiesScreen() {
               </label>
               <input
                 id="capability-search"
+                ref={searchRef}
                 type="search"
                 className="search"
                 placeholder="Search name, description, tags"
@@ -389,7 +429,23 @@ export function CapabilitiesScreen() {
               />
               <div id="capability-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
                 {rows.length === 0 ? (
-                  <Empty>{words.length ? "Nothing matches the search." : "Nothing here yet."}</Empty>
+                  words.length ? (
+                    <div className="empty-next">
+                      <p>Nothing matches &ldquo;{search.trim()}&rdquo;.</p>
+                      <Button small onClick={clearSearch}>
+                        Clear the search
+                      </Button>
+                    </div>
+                  ) : (
+                    <Empty>
+                      {tab === "skills"
+                        ? "No skills here yet."
+                        : tab === "plugins"
+                          ? "No plugins here yet."
+                          : "No MCP servers here yet."}{" "}
+                      Wegent&apos;s arrive with a sync (see Sync above).
+                    </Empty>
+                  )
                 ) : (
                   <ul className="rows" aria-label={tabs.find((t) => t.id === tab)?.label}>
                     {rows.map((row) => (
@@ -424,6 +480,15 @@ export function CapabilitiesScreen() {
                   <h2 className="details-title">
                     {current.name} <Pill tone={STATUS_TONE[current.status]}>{current.status}</Pill>
                   </h2>
+                  {current.problem ? (
+                    <ProblemBox
+                      name={current.name}
+                      problem={current.problem}
+                      requesting={requesting}
+                      onRequestSync={() => void requestSync()}
+                      boxRef={problemRef}
+                    />
+                  ) : null}
                   {"skillFile" in current ? <SkillDetails row={current} /> : null}
                   {"marketplace" in current ? <PluginDetails row={current} /> : null}
                   {"transport" in current ? <McpDetails row={current} /> : null}
@@ -452,8 +517,8 @@ export function CapabilitiesScreen() {
                   {state.data.roots.map((root) => (
                     <tr key={`${root.rank}-${root.path}`}>
                       <td>{root.rank}</td>
-                      <td className="mono wrap">
-                        {root.path}
+                      <td className="mono">
+                        <PathText text={root.path} />
                         {root.error ? <div className="cell-note warn-text">{root.error}</div> : null}
                         {!root.exists && !root.error ? <div className="cell-note">does not exist</div> : null}
                       </td>

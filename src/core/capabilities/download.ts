@@ -30,8 +30,10 @@ export interface DownloadRequest {
   /** The device token, without a `Bearer` prefix. */
   token: string | null;
   limits?: Partial<DownloadLimits>;
-  /** Cancels the download (the runner is stopping). */
+  /** Cancels the download (the runner is stopping, or the person pressed Cancel). */
   signal?: AbortSignal;
+  /** Called as bytes arrive: received so far, and the declared size when the server gave one. */
+  onProgress?: (received: number, total: number | null) => void;
 }
 
 /** Fetches one package within its limits; expected failures are values, with a message for the backend. */

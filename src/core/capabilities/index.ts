@@ -1,6 +1,7 @@
 // Public surface of the capability sync core (device-protocol.md §5, §7).
 export { CapabilitySync } from "./io/sync-engine.js";
 export type {
+  CancelOutcome,
   CapabilitySyncDeps,
   SyncLimits,
   SyncPhase,

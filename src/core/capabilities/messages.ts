@@ -58,6 +58,8 @@ export const msg = {
     `Capability sync could not be applied (${reason}); the last synced state was restored`,
   /** Gatehouse's own wording: the runner is stopping; nothing was changed. */
   syncCancelled: "Capability sync was cancelled because Gatehouse is stopping; nothing was changed",
+  /** Gatehouse's own wording: the person cancelled it in the window before it applied anything. */
+  syncCancelledByUser: "Capability sync was cancelled in Gatehouse before it changed anything",
   missingSkillMd: "Skill package is missing SKILL.md",
   missingPluginManifest: "Plugin package is missing .codex-plugin/plugin.json or .claude-plugin/plugin.json",
   manifestNamesDiffer: "Codex and Claude Code plugin manifest names must match",

@@ -1,5 +1,6 @@
 // The capability browser's state: the skill catalogue for the picked workspace, plugins, MCP servers,
-// and the sync state (manifest revision and digest, last sync per item, progress of a running sync).
+// and the sync state (manifest revision and digest, last sync per item, progress of a running sync);
+// and its actions: request the sync again, cancel the running sync, open a folder the screen was shown.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { buildCapabilityReport, loadManifest, readLastSync } from "../../core/capabilities/index.js";
@@ -8,7 +9,33 @@ import { expandHome } from "../../core/paths.js";
 import { readPluginRegistry } from "../../core/skills/io/plugin-registry.js";
 import type { Catalogue } from "../../core/skills/index.js";
 import { mcpRows, pluginRows, skillRows, type ViewInputs } from "../capability-view.js";
+import type { CapabilitiesState } from "../contract.js";
 import type { HandlerContext, Handlers } from "./types.js";
+
+type CapabilityChannels =
+  "capabilities.get" | "capabilities.requestSync" | "capabilities.cancelSync" | "capabilities.openFolder";
+
+/** Paths kept for "Open folder" at most; past this the oldest half is forgotten. */
+const MAX_REPORTED = 20_000;
+
+/** Every path a capabilities answer showed: the only ones "Open folder" will open. */
+function pathsOf(state: CapabilitiesState): string[] {
+  const out: string[] = state.roots.map((r) => r.path);
+  for (const row of [...state.skills, ...state.plugins, ...state.mcps]) {
+    if ("path" in row && row.path) out.push(row.path);
+    if ("realpath" in row && row.realpath) out.push(row.realpath);
+    if ("installPath" in row && row.installPath) out.push(row.installPath);
+    if ("storePath" in row && row.storePath) out.push(row.storePath);
+    if ("links" in row) for (const l of row.links) out.push(l.path, ...(l.target ? [l.target] : []));
+    for (const p of row.problem?.paths ?? []) out.push(p.path);
+  }
+  return out;
+}
+
+/** A folder that opens in the file manager: no extension, so no macOS package (`Foo.app`) is launched. */
+function plainFolderName(p: string): boolean {
+  return !/\.[A-Za-z0-9]+$/.test(path.basename(p));
+}
 
 async function pluginDescription(root: string | null): Promise<string | null> {
   if (!root) return null;
@@ -29,8 +56,17 @@ async function pluginDescription(root: string | null): Promise<string | null> {
   return null;
 }
 
-export function capabilitiesHandlers(ctx: HandlerContext): Pick<Handlers, "capabilities.get"> {
+export function capabilitiesHandlers(ctx: HandlerContext): Pick<Handlers, CapabilityChannels> {
   const { paths } = ctx.services;
+  const reported = new Set<string>();
+  const remember = (state: CapabilitiesState) => {
+    if (reported.size > MAX_REPORTED)
+      for (const p of [...reported].slice(0, MAX_REPORTED / 2)) reported.delete(p);
+    for (const p of pathsOf(state)) {
+      reported.delete(p); // re-inserted: the newest stay when the oldest are forgotten
+      reported.add(p);
+    }
+  };
   return {
     "capabilities.get": async ({ workspace }) => {
       const ws = workspace?.trim() ? path.resolve(expandHome(workspace.trim(), paths.home)) : null;
@@ -76,8 +112,17 @@ export function capabilitiesHandlers(ctx: HandlerContext): Pick<Handlers, "capab
         reportPlugins: report.plugins,
         installedPlugins: registry.plugins,
         pluginDescriptions: descriptions,
+        problems: {
+          home: paths.home,
+          store: paths.capabilityStore,
+          claudeHome: paths.claudeHome,
+          codexHome: paths.codexHome,
+          manifest,
+          payload: ctx.services.capabilities?.lastPayload() ?? null,
+          installedPlugins: registry.plugins,
+        },
       };
-      return {
+      const state: CapabilitiesState = {
         workspace: ws,
         catalogueVersion: catalogue?.version ?? 0,
         catalogueError,
@@ -112,8 +157,72 @@ export function capabilitiesHandlers(ctx: HandlerContext): Pick<Handlers, "capab
               }
             : null,
           progress: ctx.events.currentProgress(),
+          connection: ctx.services.device?.state().state ?? null,
+          canRequest: (ctx.services.capabilities?.lastPayload() ?? null) !== null,
         },
       };
+      remember(state);
+      return state;
+    },
+
+    "capabilities.requestSync": async () => {
+      const sync = ctx.services.capabilities;
+      if (!sync) return { ok: false, reason: "Capability sync is not running in this app." };
+      const run = sync.rerunLast();
+      if (!run) {
+        const connected = ctx.services.device?.state().state === "registered";
+        return {
+          ok: false,
+          reason: connected
+            ? "The backend has not sent a sync since Gatehouse connected. Sync this device from the Wegent web page."
+            : "Gatehouse is not connected to a backend. Connect in Settings: the backend sends a sync when the device registers.",
+        };
+      }
+      void run.then((ack) =>
+        ctx.logger.info("capability sync requested from the window finished", { success: ack.success }),
+      );
+      return {
+        ok: true,
+        how: "rerun-last-payload",
+        message:
+          "Gatehouse cannot ask the backend for a sync (the device protocol has no such request), so it applies the last sync the backend sent again: items in place stay, the others are tried again.",
+      };
+    },
+
+    "capabilities.cancelSync": async () => {
+      const outcome = ctx.services.capabilities?.cancelRunning() ?? "idle";
+      if (outcome === "cancelled") return { ok: true, message: "Sync cancelled: nothing was changed." };
+      if (outcome === "applying")
+        return {
+          ok: false,
+          reason:
+            "Too late to cancel: the sync is already applying its changes, which takes a moment. It finishes on its own.",
+        };
+      return { ok: false, reason: "No sync is running." };
+    },
+
+    "capabilities.openFolder": async ({ path: target }) => {
+      if (!reported.has(target))
+        return {
+          ok: false,
+          reason: "Gatehouse only opens folders this screen showed, and it did not show this one.",
+        };
+      let real: string;
+      let isFolder: boolean;
+      try {
+        real = await fs.realpath(target);
+        isFolder = (await fs.stat(real)).isDirectory();
+      } catch {
+        return { ok: false, reason: `${target} does not exist any more.` };
+      }
+      // A plain folder opens; anything else (a file, a package such as Foo.app) is only shown in its
+      // folder, so nothing is ever run.
+      if (isFolder && plainFolderName(target) && plainFolderName(real)) {
+        const problem = await ctx.host.openPath(target);
+        return problem ? { ok: false, reason: problem } : { ok: true };
+      }
+      await ctx.host.revealPath(target);
+      return { ok: true };
     },
   };
 }

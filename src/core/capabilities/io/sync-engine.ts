@@ -23,7 +23,13 @@ import {
   type DownloadLimits,
   type PackageDownloader,
 } from "../download.js";
-import { lastSyncRecord, writeLastSync, type LastSyncRecord, type SyncAck } from "../last-sync.js";
+import {
+  isHardError,
+  lastSyncRecord,
+  writeLastSync,
+  type LastSyncRecord,
+  type SyncAck,
+} from "../last-sync.js";
 import { isInside, type LinkOptions } from "./links.js";
 import {
   cloneManifest,
@@ -51,6 +57,7 @@ import {
   type SkillPlan,
 } from "./sync-plan.js";
 import { fail, SyncRun } from "../sync-run.js";
+import type { SyncPhase, SyncProgress } from "../../../shared/schemas/capabilities.js";
 
 export interface SyncLimits extends ArchiveLimits, DownloadLimits {
   /** Packages downloaded and extracted at the same time (default 4). */
@@ -72,15 +79,7 @@ export interface CapabilitySyncDeps {
   symlink?: LinkOptions["symlink"];
 }
 
-export type SyncPhase = "remove" | "download" | "install" | "write" | "cleanup" | "done";
-
-export interface SyncProgress {
-  phase: SyncPhase;
-  /** The skill name, plugin key or MCP name being worked on; null for whole-sync phases. */
-  item: string | null;
-  done: number;
-  total: number;
-}
+export type { SyncPhase, SyncProgress };
 
 export type SyncProgressListener = (event: SyncProgress) => void;
 
@@ -108,6 +107,12 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return results;
 }
 
+/** A download reports its bytes at most every this many bytes (or every 1/100 of its size, if larger). */
+const BYTES_STEP = 64 * 1024;
+
+/** How a cancel from the window went: it stopped a sync, came too late (applying), or found none. */
+export type CancelOutcome = "cancelled" | "applying" | "idle";
+
 /** Checks and link updates are file system round trips: a few in flight hide their latency. */
 const FS_CONCURRENCY = 8;
 
@@ -131,6 +136,10 @@ export class CapabilitySync {
   private cancellation = new AbortController();
   /** Runtime paths the items of the sync in progress will own: never retired by another item. */
   private planned = new Set<string>();
+  /** The sync running now: its own cancel (the window's Cancel) and whether it is applying. */
+  private running: { controller: AbortController; applying: boolean; reported: boolean } | null = null;
+  /** The last payload that passed validation, as received: what "Request the sync again" re-runs. */
+  private received: unknown = null;
 
   constructor(private readonly deps: CapabilitySyncDeps) {
     this.paths = deps.paths;
@@ -204,18 +213,61 @@ export class CapabilitySync {
     this.cancellation = new AbortController();
   }
 
+  /**
+   * Cancels the sync running now (the window's Cancel), not those queued behind it. Before the apply
+   * stage it ends as a hard error with nothing changed; once applying it is too late ("applying"):
+   * the apply only renames, links and writes small files, and runs to the end so nothing is half done.
+   */
+  cancelRunning(): CancelOutcome {
+    if (!this.running) return "idle";
+    if (this.running.applying) return "applying";
+    this.running.controller.abort();
+    return "cancelled";
+  }
+
+  /** The last payload received in this process that passed validation, or null. */
+  lastPayload(): SyncPayload | null {
+    if (this.received === null) return null;
+    const parsed = parseSyncPayload(this.received);
+    return parsed.ok ? parsed.payload : null;
+  }
+
+  /**
+   * Applies the last valid payload again, as if it had just arrived (the device protocol has no way to
+   * ask the backend for a sync); null when none was received. No ack goes anywhere: the next heartbeat
+   * carries the new report.
+   */
+  rerunLast(): Promise<SyncAck> | null {
+    return this.received === null ? null : this.applySync(this.received);
+  }
+
   /** Applies one `device:sync_capabilities` payload; never throws. Queued behind earlier syncs. */
   applySync(payload: unknown): Promise<SyncAck> {
-    const signal = this.cancellation.signal;
+    const stopping = this.cancellation.signal;
     return this.enqueue(async () => {
+      const controller = new AbortController();
+      const running = { controller, applying: false, reported: false };
+      this.running = running;
       let outcome: Outcome;
       try {
-        outcome = await this.runSync(payload, signal);
+        outcome = await this.runSync(payload, AbortSignal.any([stopping, controller.signal]));
       } catch (error) {
         this.logger.error("capability sync failed", { error: errorText(error) });
         outcome = { ack: { success: false, error: errorText(error) }, record: null };
       } finally {
         this.planned = new Set();
+        this.running = null;
+      }
+      // A sync that showed progress and ended early still says it ended, and how.
+      if (running.reported && isHardError(outcome.ack)) {
+        const cancelled = stopping.aborted || controller.signal.aborted;
+        this.emit({
+          phase: "done",
+          item: null,
+          done: 0,
+          total: 0,
+          outcome: cancelled ? "cancelled" : "failed",
+        });
       }
       this.last = outcome;
       return outcome.ack;
@@ -229,6 +281,7 @@ export class CapabilitySync {
   }
 
   private emit(event: SyncProgress): void {
+    if (this.running) this.running.reported = true;
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -240,11 +293,13 @@ export class CapabilitySync {
 
   private async runSync(raw: unknown, signal: AbortSignal): Promise<Outcome> {
     const hardError = (error: string): Outcome => ({ ack: { success: false, error }, record: null });
-    if (signal.aborted) return hardError(msg.syncCancelled);
+    if (signal.aborted)
+      return hardError(this.cancellation.signal.aborted ? msg.syncCancelled : msg.syncCancelledByUser);
 
     // 1. Validate and load: every failure here is a hard error and nothing has changed yet.
     const parsed = parseSyncPayload(raw);
     if (!parsed.ok) return hardError(parsed.error);
+    this.received = raw;
     const payload = parsed.payload;
     const loaded = await loadManifest(this.paths.capabilityManifest);
     if (!loaded.ok) return hardError(loaded.error);
@@ -305,12 +360,14 @@ export class CapabilitySync {
       mcps: payload.mcps.length,
     });
     const plans: Plan[] = [...skillPlans, ...pluginPlans];
-    await this.preparePackages(plans, run, signal);
+    await this.preparePackages(plans, signal);
     if (signal.aborted) {
       await Promise.all(plans.map((plan) => (plan.staged ? this.store.discard(plan.staged) : undefined)));
       this.logger.info("capability sync cancelled before it changed anything");
-      return hardError(msg.syncCancelled);
+      return hardError(this.cancellation.signal.aborted ? msg.syncCancelled : msg.syncCancelledByUser);
     }
+    // From here on a cancel is refused: the apply runs to the end (cancelRunning).
+    if (this.running) this.running.applying = true;
 
     // 3. Apply. Folders the app creates for itself are private; CH and XH hold agent credentials.
     // Item failures are recorded in the ack; if the environment fails the apply itself (a disk that is
@@ -361,7 +418,7 @@ export class CapabilitySync {
       revision: next.revision,
       errors: ack.errors.length,
     });
-    this.emit({ phase: "done", item: null, done: run.done, total: run.total });
+    this.emit({ phase: "done", item: null, done: run.done, total: run.total, outcome: "finished" });
     return { ack, record };
   }
 
@@ -547,48 +604,83 @@ export class CapabilitySync {
   }
 
   /** Download → checksum → extract into staging, a few packages at a time. Nothing else changes. */
-  private async preparePackages(plans: Plan[], run: SyncRun, signal: AbortSignal): Promise<void> {
+  private async preparePackages(plans: Plan[], signal: AbortSignal): Promise<void> {
     const needed = plans.filter(
       (p) => p.result.status === "synced" && !p.current && (p.kind === "skill" || p.storePath),
     );
     if (needed.length === 0) return;
     const backendUrl = this.deps.backendUrl();
     const token = await this.token();
+    // The download phase counts packages ready of packages to fetch (items are counted when applied).
+    let ready = 0;
+    const progress = (item: string, bytes: SyncProgress["bytes"]): SyncProgress => ({
+      phase: "download",
+      item,
+      done: ready,
+      total: needed.length,
+      bytes,
+      cancellable: true,
+    });
     await mapLimit(needed, this.limits.concurrency, async (plan) => {
       if (signal.aborted) return fail(plan.result, msg.syncCancelled);
       const kind: PackageKind = plan.kind;
       const label = plan.kind === "skill" ? plan.item.name : plan.item.key;
-      this.emit({ phase: "download", item: label, done: run.done, total: run.total });
-      const source =
-        plan.kind === "skill"
-          ? (plan.item.downloadPath ?? defaultSkillDownloadPath(plan.item.skillId, plan.item.namespace))
-          : (plan.item.downloadPath as string);
-      const url = resolvePackageUrl(source, backendUrl);
-      if (!url.ok) return fail(plan.result, url.error);
-      const download = await this.deps.download({
-        url: url.url,
-        backendUrl,
-        token,
-        limits: this.limits,
-        signal,
-      });
-      if (!download.ok) return fail(plan.result, download.error);
-      const mismatch = checksumError(kind, plan.item.checksum, download.bytes);
-      if (mismatch) return fail(plan.result, mismatch);
-      let staged: string | null = null;
+      this.emit(progress(label, null));
+      let reportedAt = 0;
+      const onProgress = (received: number, total: number | null) => {
+        if (received - reportedAt < Math.max(BYTES_STEP, (total ?? 0) / 100)) return;
+        reportedAt = received;
+        this.emit(progress(label, { received, total }));
+      };
       try {
-        staged = await this.store.newStaging();
-        const extracted = await extractPackage(download.bytes, kind, staged, this.limits, signal);
-        if (!extracted.ok) {
-          await this.store.discard(staged);
-          return fail(plan.result, extracted.error);
-        }
-        plan.staged = staged;
-      } catch (error) {
-        if (staged) await this.store.discard(staged).catch(() => undefined);
-        fail(plan.result, errorText(error));
+        await this.preparePackage(plan, kind, { backendUrl, token, signal, onProgress });
+      } finally {
+        ready++;
       }
     });
+  }
+
+  private async preparePackage(
+    plan: Plan,
+    kind: PackageKind,
+    context: {
+      backendUrl: string | null;
+      token: string | null;
+      signal: AbortSignal;
+      onProgress: (received: number, total: number | null) => void;
+    },
+  ): Promise<void> {
+    const { backendUrl, token, signal, onProgress } = context;
+    const source =
+      plan.kind === "skill"
+        ? (plan.item.downloadPath ?? defaultSkillDownloadPath(plan.item.skillId, plan.item.namespace))
+        : (plan.item.downloadPath as string);
+    const url = resolvePackageUrl(source, backendUrl);
+    if (!url.ok) return fail(plan.result, url.error);
+    const download = await this.deps.download({
+      url: url.url,
+      backendUrl,
+      token,
+      limits: this.limits,
+      signal,
+      onProgress,
+    });
+    if (!download.ok) return fail(plan.result, download.error);
+    const mismatch = checksumError(kind, plan.item.checksum, download.bytes);
+    if (mismatch) return fail(plan.result, mismatch);
+    let staged: string | null = null;
+    try {
+      staged = await this.store.newStaging();
+      const extracted = await extractPackage(download.bytes, kind, staged, this.limits, signal);
+      if (!extracted.ok) {
+        await this.store.discard(staged);
+        return fail(plan.result, extracted.error);
+      }
+      plan.staged = staged;
+    } catch (error) {
+      if (staged) await this.store.discard(staged).catch(() => undefined);
+      fail(plan.result, errorText(error));
+    }
   }
 
   private async token(): Promise<string | null> {
