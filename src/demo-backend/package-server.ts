@@ -17,6 +17,8 @@ export interface PackageRouteOptions {
   redirectStatus?: number;
   /** Send headers, then never finish the body (for timeout tests). */
   stall?: boolean;
+  /** With `stall`: how many bytes of the body go out before it stalls (default 1). */
+  stallAfter?: number;
   /** Send no Content-Length (chunked), so a size limit must be enforced while reading. */
   chunked?: boolean;
 }
@@ -83,7 +85,7 @@ export async function startPackageServer(
     }
     if (route.stall) {
       res.writeHead(200, { "content-type": "application/zip" });
-      res.write(route.body.subarray(0, 1));
+      res.write(route.body.subarray(0, route.stallAfter ?? 1));
       stalled.add(res);
       return;
     }
