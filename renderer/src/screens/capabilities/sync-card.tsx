@@ -95,7 +95,14 @@ export function SyncCard(props: {
           <progress
             className="progress"
             max={Math.max(1, progress.bytes?.total ?? progress.total)}
-            value={progress.bytes?.total ? progress.bytes.received : progress.done}
+            // A download of unknown size with nothing ready yet is indeterminate (no value), not "0 %".
+            value={
+              progress.bytes?.total
+                ? progress.bytes.received
+                : progress.phase === "download" && progress.done === 0
+                  ? undefined
+                  : progress.done
+            }
             aria-label="Capability sync progress"
           />
         </div>
