@@ -244,6 +244,10 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
       .getByRole("status")
       .getByText(/applies the last sync the backend sent again/)
       .waitFor();
+    // The re-run is a sync like any other (revision 2); wait until it has finished, record included.
+    await waitFor(() => a.services.capabilities?.lastResult()?.record?.revision === 2, {
+      what: "the requested sync to finish",
+    });
 
     // image-gen's package: 300 kB go out, then the server stalls (a slow download).
     const deviceId = backend.deviceIds()[0]!;

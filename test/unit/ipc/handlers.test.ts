@@ -419,6 +419,52 @@ describe("capabilities and workdir channels", () => {
     expect(state.sync.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
+  it("opens only folders the screen showed: a plain folder opens, a package-like one (x.app) is only revealed, anything else is refused", async () => {
+    const skill = async (dir: string, name: string) => {
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: ${name}\n---\n`);
+    };
+    const plain = path.join(f.t.paths.claudeHome, "skills", "review");
+    await skill(plain, "review");
+    // A plain name that leads to a macOS package: opening it would launch it.
+    const bundle = path.join(f.t.home, "Elsewhere", "Thing.app");
+    await skill(bundle, "thing");
+    const linked = path.join(f.t.paths.claudeHome, "skills", "thing");
+    await fs.symlink(bundle, linked);
+    const before = await value<{ ok: boolean; reason?: string }>("capabilities.openFolder", { path: plain });
+    expect(before).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/only opens folders this screen showed/),
+    });
+
+    const state = await value<CapabilitiesState>("capabilities.get", {});
+    expect(state.skills.map((s) => s.path).sort()).toEqual([plain, linked].sort());
+    expect(await value("capabilities.openFolder", { path: plain })).toEqual({ ok: true });
+    expect(await value("capabilities.openFolder", { path: linked })).toEqual({ ok: true });
+    expect(f.host.opened).toEqual([plain]);
+    expect(f.host.revealed).toEqual([linked]);
+    // The skill folders' parent is shown (a root in "Skill folders"); the package's parent never was.
+    for (const other of ["/etc", f.t.home, path.dirname(bundle), path.join(plain, "SKILL.md")]) {
+      const refused = await value<{ ok: boolean }>("capabilities.openFolder", { path: other });
+      expect(refused.ok).toBe(false);
+    }
+    expect(f.host.opened).toEqual([plain]);
+  });
+
+  it("says why when there is no sync to cancel or to request again", async () => {
+    expect(await value("capabilities.cancelSync", {})).toEqual({ ok: false, reason: "No sync is running." });
+    const request = await value<{ ok: boolean; reason: string }>("capabilities.requestSync", {});
+    expect(request).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/not connected to a backend\. Connect in Settings/),
+    });
+    const state = await value<CapabilitiesState>("capabilities.get", {});
+    expect(state.sync).toMatchObject({
+      canRequest: false,
+      connection: expect.not.stringMatching(/^registered$/),
+    });
+  });
+
   it("refuses ~/.ssh as a root with the reason and checks a path outside the roots with the fallback reason", async () => {
     await fs.mkdir(path.join(f.t.home, ".ssh"), { mode: 0o700 });
     const refused = await value<{ ok: boolean; reason: string }>("workdir.addRoot", { path: "~/.ssh" });

@@ -274,6 +274,11 @@ export class CapabilitySync {
     });
   }
 
+  /** Why the running sync stopped: the window's Cancel, or Gatehouse stopping (`cancel()`). */
+  private cancelledMessage(): string {
+    return this.running?.controller.signal.aborted ? msg.syncCancelledByUser : msg.syncCancelled;
+  }
+
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task);
     this.queue = run.catch(() => undefined);
@@ -293,8 +298,7 @@ export class CapabilitySync {
 
   private async runSync(raw: unknown, signal: AbortSignal): Promise<Outcome> {
     const hardError = (error: string): Outcome => ({ ack: { success: false, error }, record: null });
-    if (signal.aborted)
-      return hardError(this.cancellation.signal.aborted ? msg.syncCancelled : msg.syncCancelledByUser);
+    if (signal.aborted) return hardError(this.cancelledMessage());
 
     // 1. Validate and load: every failure here is a hard error and nothing has changed yet.
     const parsed = parseSyncPayload(raw);
@@ -364,7 +368,7 @@ export class CapabilitySync {
     if (signal.aborted) {
       await Promise.all(plans.map((plan) => (plan.staged ? this.store.discard(plan.staged) : undefined)));
       this.logger.info("capability sync cancelled before it changed anything");
-      return hardError(this.cancellation.signal.aborted ? msg.syncCancelled : msg.syncCancelledByUser);
+      return hardError(this.cancelledMessage());
     }
     // From here on a cancel is refused: the apply runs to the end (cancelRunning).
     if (this.running) this.running.applying = true;
@@ -632,55 +636,38 @@ export class CapabilitySync {
         reportedAt = received;
         this.emit(progress(label, { received, total }));
       };
+      const source =
+        plan.kind === "skill"
+          ? (plan.item.downloadPath ?? defaultSkillDownloadPath(plan.item.skillId, plan.item.namespace))
+          : (plan.item.downloadPath as string);
+      const url = resolvePackageUrl(source, backendUrl);
+      if (!url.ok) return fail(plan.result, url.error);
+      const download = await this.deps.download({
+        url: url.url,
+        backendUrl,
+        token,
+        limits: this.limits,
+        signal,
+        onProgress,
+      });
+      ready++;
+      if (!download.ok) return fail(plan.result, download.error);
+      const mismatch = checksumError(kind, plan.item.checksum, download.bytes);
+      if (mismatch) return fail(plan.result, mismatch);
+      let staged: string | null = null;
       try {
-        await this.preparePackage(plan, kind, { backendUrl, token, signal, onProgress });
-      } finally {
-        ready++;
+        staged = await this.store.newStaging();
+        const extracted = await extractPackage(download.bytes, kind, staged, this.limits, signal);
+        if (!extracted.ok) {
+          await this.store.discard(staged);
+          return fail(plan.result, extracted.error);
+        }
+        plan.staged = staged;
+      } catch (error) {
+        if (staged) await this.store.discard(staged).catch(() => undefined);
+        fail(plan.result, errorText(error));
       }
     });
-  }
-
-  private async preparePackage(
-    plan: Plan,
-    kind: PackageKind,
-    context: {
-      backendUrl: string | null;
-      token: string | null;
-      signal: AbortSignal;
-      onProgress: (received: number, total: number | null) => void;
-    },
-  ): Promise<void> {
-    const { backendUrl, token, signal, onProgress } = context;
-    const source =
-      plan.kind === "skill"
-        ? (plan.item.downloadPath ?? defaultSkillDownloadPath(plan.item.skillId, plan.item.namespace))
-        : (plan.item.downloadPath as string);
-    const url = resolvePackageUrl(source, backendUrl);
-    if (!url.ok) return fail(plan.result, url.error);
-    const download = await this.deps.download({
-      url: url.url,
-      backendUrl,
-      token,
-      limits: this.limits,
-      signal,
-      onProgress,
-    });
-    if (!download.ok) return fail(plan.result, download.error);
-    const mismatch = checksumError(kind, plan.item.checksum, download.bytes);
-    if (mismatch) return fail(plan.result, mismatch);
-    let staged: string | null = null;
-    try {
-      staged = await this.store.newStaging();
-      const extracted = await extractPackage(download.bytes, kind, staged, this.limits, signal);
-      if (!extracted.ok) {
-        await this.store.discard(staged);
-        return fail(plan.result, extracted.error);
-      }
-      plan.staged = staged;
-    } catch (error) {
-      if (staged) await this.store.discard(staged).catch(() => undefined);
-      fail(plan.result, errorText(error));
-    }
   }
 
   private async token(): Promise<string | null> {
