@@ -168,6 +168,9 @@ export function capabilitiesHandlers(ctx: HandlerContext): Pick<Handlers, Capabi
     "capabilities.requestSync": async () => {
       const sync = ctx.services.capabilities;
       if (!sync) return { ok: false, reason: "Capability sync is not running in this app." };
+      // One at a time from the window: repeated presses do not pile syncs up behind each other.
+      if (ctx.events.currentProgress() !== null)
+        return { ok: false, reason: "A sync is running now. Request it again once it has finished." };
       const run = sync.rerunLast();
       if (!run) {
         const connected = ctx.services.device?.state().state === "registered";
