@@ -43,6 +43,8 @@ const SIGNED_ECHO = path.join(here, "signed-echo.js");
  * GATEHOUSE_BENCH_SUSTAINED_SECONDS=60 gives the issue's full 60 s.
  */
 const SUSTAINED_SECONDS = Number(process.env.GATEHOUSE_BENCH_SUSTAINED_SECONDS ?? 20);
+/** The signed echo's run at the same load (its rate is steady within seconds). */
+const ECHO_SUSTAINED_SECONDS = 10;
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, readyText: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -130,26 +132,11 @@ async function run(): Promise<BenchResult> {
 
     // Throughput: 8 connections, each keeping requests in flight within its rate limit.
     const many = await Promise.all(Array.from({ length: CLIENTS }, () => connect()));
-    let decided = 0;
     const t0 = performance.now();
-    const deadline = t0 + THROUGHPUT_SECONDS * 1000;
-    await Promise.all(
-      many.map(async (client) => {
-        let sent = 0;
-        const started = performance.now();
-        const worker = async () => {
-          while (performance.now() < deadline) {
-            const due = started + (sent * 1000) / PER_CONNECTION_RATE;
-            sent++;
-            const wait = due - performance.now();
-            if (wait > 0) await pause(wait);
-            check(await client.request("approval.request", body));
-            decided++;
-          }
-        };
-        await Promise.all(Array.from({ length: IN_FLIGHT_PER_CLIENT }, worker));
-      }),
-    );
+    const { counts, firstOther } = await drive(many, THROUGHPUT_SECONDS, body);
+    if (counts.other + counts.busy + counts.rateLimited > 0)
+      throw new Error(`unexpected reply ${firstOther}`);
+    const decided = counts.decided;
     const perSecond = decided / ((performance.now() - t0) / 1000);
 
     const p50 = percentile(times, 50);
@@ -226,6 +213,45 @@ function keepAuditGenerations(folder: string): { stop(): void; countLines(): Pro
   };
 }
 
+/** Requests from `clients` at up to PER_CONNECTION_RATE each, IN_FLIGHT_PER_CLIENT at a time, for `seconds`. */
+async function drive(
+  clients: ApprovalClient[],
+  seconds: number,
+  body: object,
+): Promise<{
+  counts: { decided: number; busy: number; rateLimited: number; other: number };
+  firstOther: string;
+}> {
+  const counts = { decided: 0, busy: 0, rateLimited: 0, other: 0 };
+  let firstOther = "";
+  const deadline = performance.now() + seconds * 1000;
+  await Promise.all(
+    clients.map(async (client) => {
+      let sent = 0;
+      const started = performance.now();
+      const worker = async () => {
+        while (performance.now() < deadline) {
+          const due = started + (sent * 1000) / PER_CONNECTION_RATE;
+          sent++;
+          const wait = due - performance.now();
+          if (wait > 0) await pause(wait);
+          const result = await client.request("approval.request", body);
+          if (result.status === "ok" && (result.body as { decision?: string }).decision === "allow-once")
+            counts.decided++;
+          else if (result.status === "error" && result.code === "busy") counts.busy++;
+          else if (result.status === "error" && result.code === "rate_limited") counts.rateLimited++;
+          else {
+            counts.other++;
+            firstOther ||= JSON.stringify(result).slice(0, 300);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT_PER_CLIENT }, worker));
+    }),
+  );
+  return { counts, firstOther };
+}
+
 async function sustained(): Promise<BenchResult> {
   const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gh-bench-sustained-")));
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
@@ -236,6 +262,7 @@ async function sustained(): Promise<BenchResult> {
   await store.addEntry("*", { pattern: realProgram("echo") });
   const clients: ApprovalClient[] = [];
   let serve: ChildProcess | null = null;
+  let echo: ChildProcess | null = null;
   const generations = keepAuditGenerations(paths.executorHome);
   try {
     serve = await startChild([GATEHOUSE_BIN, "serve"], env, "Gatehouse is serving");
@@ -245,35 +272,9 @@ async function sustained(): Promise<BenchResult> {
       clients.push(connected.client);
     }
     const body = { argv: ["echo", "hello"], cwd: home };
-    const counts = { decided: 0, busy: 0, rateLimited: 0, other: 0 };
-    let firstOther = "";
     const cpuBefore = await cpuSeconds(serve.pid!);
     const t0 = performance.now();
-    const deadline = t0 + SUSTAINED_SECONDS * 1000;
-    await Promise.all(
-      clients.map(async (client) => {
-        let sent = 0;
-        const started = performance.now();
-        const worker = async () => {
-          while (performance.now() < deadline) {
-            const due = started + (sent * 1000) / PER_CONNECTION_RATE;
-            sent++;
-            const wait = due - performance.now();
-            if (wait > 0) await pause(wait);
-            const result = await client.request("approval.request", body);
-            if (result.status === "ok" && (result.body as { decision?: string }).decision === "allow-once")
-              counts.decided++;
-            else if (result.status === "error" && result.code === "busy") counts.busy++;
-            else if (result.status === "error" && result.code === "rate_limited") counts.rateLimited++;
-            else {
-              counts.other++;
-              firstOther ||= JSON.stringify(result).slice(0, 300);
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: IN_FLIGHT_PER_CLIENT }, worker));
-      }),
-    );
+    const { counts, firstOther } = await drive(clients, SUSTAINED_SECONDS, body);
     const seconds = (performance.now() - t0) / 1000;
     const cpuAfter = await cpuSeconds(serve.pid!);
     for (const c of clients.splice(0)) c.close();
@@ -281,13 +282,30 @@ async function sustained(): Promise<BenchResult> {
     serve = null;
     const lines = await generations.countLines();
     const perSecond = counts.decided / seconds;
+    // The same clients against the signed echo (transport + crypto only): what this machine's client
+    // side and sockets can carry at all, measured in the same run.
+    const credentials = await readSocketCredentials(paths);
+    if (credentials.status !== "ok") throw new Error(credentials.reason);
+    const echoSocket = path.join(paths.executorHome, "echo.sock");
+    echo = await startChild([SIGNED_ECHO, echoSocket, credentials.token], env, "ready");
+    for (let i = 0; i < CLIENTS; i++) {
+      const connected = await connectApprovalClient({ socketPath: echoSocket, token: credentials.token });
+      if (connected.status !== "connected") throw new Error(connected.reason);
+      clients.push(connected.client);
+    }
+    const echoSeconds = Math.min(SUSTAINED_SECONDS, ECHO_SUSTAINED_SECONDS);
+    const echoCpuBefore = await cpuSeconds(echo.pid!);
+    const echoStart = performance.now();
+    const echoed = await drive(clients, echoSeconds, body);
+    const echoPerSecond = echoed.counts.decided / ((performance.now() - echoStart) / 1000);
+    const echoCpuAfter = await cpuSeconds(echo.pid!);
     const lost = counts.decided - lines;
     return {
       name: "approval.sustained",
       value: Math.round(perSecond),
       unit: "decided/s",
-      baseline: null,
-      ratio: null,
+      baseline: Math.round(echoPerSecond),
+      ratio: round(perSecond / echoPerSecond, 2),
       target: `≥ 10000 decided/s for ${SUSTAINED_SECONDS} s with 8 clients, 0 busy, 0 lost audit lines`,
       ok: perSecond >= 10_000 && counts.busy === 0 && lost === 0 && counts.other === 0,
       details: {
@@ -300,10 +318,19 @@ async function sustained(): Promise<BenchResult> {
         auditLines: lines,
         lostAuditLines: lost,
         offeredPerSecond: CLIENTS * PER_CONNECTION_RATE,
+        signedEchoPerSecond: Math.round(echoPerSecond),
         ...(cpuBefore !== null && cpuAfter !== null
           ? {
               serverCpuPercent: round(((cpuAfter - cpuBefore) / seconds) * 100, 1),
               serverCpuUsPerDecision: round(((cpuAfter - cpuBefore) * 1e6) / Math.max(1, counts.decided), 1),
+            }
+          : {}),
+        ...(echoCpuBefore !== null && echoCpuAfter !== null
+          ? {
+              signedEchoCpuUsPerReply: round(
+                ((echoCpuAfter - echoCpuBefore) * 1e6) / Math.max(1, echoed.counts.decided),
+                1,
+              ),
             }
           : {}),
         loadAverage1m: round(os.loadavg()[0] ?? 0, 2),
@@ -313,6 +340,7 @@ async function sustained(): Promise<BenchResult> {
     generations.stop();
     for (const c of clients) c.close();
     if (serve) await stopChild(serve);
+    if (echo) await stopChild(echo);
     await fs.rm(home, { recursive: true, force: true });
   }
 }

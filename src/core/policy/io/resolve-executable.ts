@@ -73,9 +73,13 @@ export function resolveExecutable(word: string, options: ResolveOptions): Resolu
   }
   const dirs = (options.pathEnv ?? "").split(win ? ";" : ":");
   let lastError: string | null = null;
+  const searched = new Set<string>();
   for (const dir of dirs) {
     // An empty PATH element means the current folder, as in every POSIX shell.
     const base = dir === "" ? options.cwd : p.isAbsolute(dir) ? dir : p.resolve(options.cwd, dir);
+    // A folder listed twice (common: shell profiles prepend the same folder again) answers the same.
+    if (searched.has(base)) continue;
+    searched.add(base);
     const full = base.endsWith(p.sep) ? base + word : base + p.sep + word;
     const checked = checkCandidates(candidatesFor(full, options), options);
     if (checked.found) return { resolvedPath: checked.real, foundVia: "path", foundPath: checked.at };
@@ -150,17 +154,25 @@ function checkFile(file: string, options: ResolveOptions): Check {
   }
 }
 
+let credentials: { uid: number | undefined; gid: number | undefined; groups: number[] } | null = null;
+
+/** This process's user, group and groups: fixed for its life (Gatehouse never changes them). */
+function ownCredentials(): { uid: number | undefined; gid: number | undefined; groups: number[] } {
+  credentials ??= { uid: process.getuid?.(), gid: process.getgid?.(), groups: process.getgroups?.() ?? [] };
+  return credentials;
+}
+
 /**
  * The permission check execve makes (owner, else group, else other x bit; root needs any x bit), from the
  * stat already in hand instead of another access() call. ACLs are not consulted: a file only an ACL
  * makes executable is reported as not executable, which can only make Gatehouse ask.
  */
 function mayExecute(stat: fs.Stats): boolean {
-  const uid = process.getuid?.();
+  const { uid, gid, groups } = ownCredentials();
   if (uid === undefined) return (stat.mode & 0o111) !== 0;
   if (uid === 0) return (stat.mode & 0o111) !== 0;
   if (stat.uid === uid) return (stat.mode & 0o100) !== 0;
-  if (stat.gid === process.getgid?.() || (process.getgroups?.() ?? []).includes(stat.gid)) {
+  if (stat.gid === gid || groups.includes(stat.gid)) {
     return (stat.mode & 0o010) !== 0;
   }
   return (stat.mode & 0o001) !== 0;

@@ -1,7 +1,11 @@
 // Watching skill roots and the files the catalogue depends on (skills.md §11), with chokidar 4.
 // Existing roots are watched recursively (3 levels); for a missing root, and for each watched file,
 // the nearest existing parent folder is watched without recursion so that its appearance is noticed.
+// Those parent folders are watched with plain `fs.watch` and a name filter, not chokidar: a parent
+// such as the Gatehouse home also holds the audit log, and chokidar re-reads (and lstats) a whole
+// folder on every change in it — per audit line, on the approval server's decided path (issue 12).
 // This module only reports what changed; debouncing and versioning live in the catalogue.
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { watch as chokidarWatch, type FSWatcher } from "chokidar";
@@ -68,7 +72,7 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 
 export class SkillWatcher {
   private deep: FSWatcher | null = null;
-  private shallow: FSWatcher | null = null;
+  private shallow = new Map<string, fsSync.FSWatcher>();
   private deepPaths = new Set<string>();
   private shallowPaths = new Set<string>();
   /** Missing roots and watched files, each with the kind reported when it (or a parent) changes. */
@@ -107,9 +111,9 @@ export class SkillWatcher {
   async close(): Promise<void> {
     this.closed = true;
     await this.retargeting;
-    await Promise.all([this.deep?.close(), this.shallow?.close()]);
+    await this.deep?.close();
+    this.closeShallow();
     this.deep = null;
-    this.shallow = null;
   }
 
   private async applyPlan(): Promise<void> {
@@ -129,31 +133,31 @@ export class SkillWatcher {
     if (!sameSet(deep, this.deepPaths)) {
       const old = this.deep;
       this.deepPaths = deep;
-      this.deep = await this.open([...deep], 3, (event, file) => this.onDeepEvent(event, file));
+      this.deep = await this.openDeep([...deep], (event, file) => this.onDeepEvent(event, file));
       await old?.close();
     }
     if (!sameSet(shallow, this.shallowPaths)) {
-      const old = this.shallow;
       this.shallowPaths = shallow;
-      this.shallow = await this.open([...shallow], 0, (_event, file) => this.onShallowEvent(file));
-      await old?.close();
+      this.closeShallow();
+      for (const dir of shallow) this.watchFolder(dir);
     }
-    if (this.closed) await Promise.all([this.deep?.close(), this.shallow?.close()]);
+    if (this.closed) {
+      await this.deep?.close();
+      this.closeShallow();
+    }
   }
 
-  /** A new chokidar watcher over `paths`, resolved once its initial scan is done. */
-  private async open(
+  /** A new chokidar watcher over the roots `paths` (3 levels), resolved once its initial scan is done. */
+  private async openDeep(
     paths: string[],
-    depth: number,
     onEvent: (event: string, file: string) => void,
   ): Promise<FSWatcher | null> {
     if (paths.length === 0) return null;
-    const roots = depth > 0 ? paths : [];
     const watcher = chokidarWatch(paths, {
-      depth,
+      depth: 3,
       ignoreInitial: true,
       followSymlinks: true,
-      ignored: (file: string) => isIgnoredPath(file, roots),
+      ignored: (file: string) => isIgnoredPath(file, paths),
     });
     watcher.on("all", (event, file) => {
       if (!this.closed) onEvent(event, file);
@@ -163,12 +167,38 @@ export class SkillWatcher {
     return watcher;
   }
 
+  /** Watches one folder's own entries (no recursion); each event names the entry that changed. */
+  private watchFolder(dir: string): void {
+    try {
+      const watcher = fsSync.watch(dir, (_event, name) => {
+        if (this.closed) return;
+        // No name (some platforms, overflow): any sentinel in this folder may have changed.
+        if (name === null) this.onShallowEvent(dir);
+        else this.onShallowEvent(path.join(dir, name.toString()));
+      });
+      watcher.on("error", (error) => {
+        this.options.logger.warn("Skill watcher error", { error: String(error) });
+        // The folder itself went away: watch what is there now.
+        void this.retarget();
+      });
+      this.shallow.set(dir, watcher);
+    } catch (error) {
+      this.options.logger.warn("Skill watcher could not watch a folder", { dir, error: String(error) });
+    }
+  }
+
+  private closeShallow(): void {
+    for (const watcher of this.shallow.values()) watcher.close();
+    this.shallow.clear();
+  }
+
   private onDeepEvent(event: string, file: string): void {
     this.options.onChange({ kind: "files" });
     // A watched root itself vanished: watch its parent instead.
     if (event === "unlinkDir" && this.deepPaths.has(file)) void this.retarget();
   }
 
+  /** `file` changed: report the sentinels at or below it. */
   private onShallowEvent(file: string): void {
     for (const sentinel of this.sentinels) {
       const onTheWay = sentinel.path === file || sentinel.path.startsWith(file + path.sep);
