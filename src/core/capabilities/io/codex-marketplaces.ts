@@ -52,6 +52,8 @@ const SEGMENT = /^[A-Za-z0-9_-]+$/;
 /** Codex's rule for a cache version folder (store.rs `validate_plugin_version_segment`). */
 const VERSION = /^[A-Za-z0-9._+-]+$/;
 
+const COPY_TEMP_PREFIX = ".gatehouse-copy-";
+
 interface SyncedPlugin {
   key: string;
   name: string;
@@ -145,7 +147,7 @@ async function readCache(cacheDir: string, options: LinkOptions): Promise<CacheS
 async function placeCacheCopy(folder: string, storePath: string, cacheDir: string): Promise<void> {
   await fs.mkdir(cacheDir, { recursive: true, mode: 0o755 });
   // Built outside the plugin's folder: Codex takes any folder there as a version.
-  const temp = path.join(cacheDir, `.gatehouse-copy-${randomBytes(6).toString("hex")}`);
+  const temp = path.join(cacheDir, `${COPY_TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
   try {
     await fs.cp(storePath, temp, { recursive: true, verbatimSymlinks: true });
     await fs.writeFile(path.join(temp, COPY_MARKER), `${storePath}\n`, { mode: 0o644 });
@@ -200,6 +202,10 @@ export async function syncCodexPlugins(
     const record = marketplaces[m];
     return isRecord(record) && typeof record.source === "string" && isInside(record.source, root);
   };
+  for (const name of await list(cacheDir))
+    // copies an interrupted sync was building
+    if (name.startsWith(COPY_TEMP_PREFIX))
+      await fs.rm(path.join(cacheDir, name), { recursive: true, force: true });
   const cache = await readCache(cacheDir, linkOptions);
   const previous = new Set([...(await listedKeys(root)), ...cache.owned.keys()]);
 
@@ -286,7 +292,7 @@ export async function syncCodexPlugins(
     if (acceptedKeys.has(key)) continue;
     for (const folder of copies.keys()) {
       await fs.rm(folder, { recursive: true, force: true });
-      await removeEmptyFolders(path.dirname(folder), cacheDir);
+      await removeEmptyFolders(path.dirname(folder), path.dirname(cacheDir)); // cache/ too, once empty
     }
   }
   for (const key of previous) if (!acceptedKeys.has(key)) outcome.removed.push(key);

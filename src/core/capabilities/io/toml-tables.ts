@@ -60,6 +60,22 @@ function deleteIn(root: Table, keys: string[]): void {
   if (isRecord(node)) delete node[keys.at(-1)!];
 }
 
+/** The document without empty tables: `[plugins]` with nothing left in it means nothing to Codex. */
+function withoutEmptyTables(value: Table): Table {
+  const out: Table = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (isRecord(item) && !(item instanceof Date)) {
+      const inner = withoutEmptyTables(item);
+      if (Object.keys(inner).length > 0) out[key] = inner;
+    } else out[key] = item;
+  }
+  return out;
+}
+
+function sameMeaning(a: Table, b: Table): boolean {
+  return isDeepStrictEqual(withoutEmptyTables(a), withoutEmptyTables(b));
+}
+
 /** What the document must mean after the edit. */
 export function intendedTables(parsed: Table, edit: TableEdit): Table {
   const next = structuredClone(parsed);
@@ -83,16 +99,18 @@ export function editTomlTables(text: string, edit: TableEdit): TableEditResult {
     return { ok: false, error: `not valid TOML (${(error as Error).message.split("\n")[0] ?? ""})` };
   }
   const intended = intendedTables(parsed, edit);
-  if (isDeepStrictEqual(parsed, intended)) return { ok: true, text, changed: false };
+  if (sameMeaning(parsed, intended)) return { ok: true, text, changed: false };
   const cut = [...edit.remove, ...edit.set.map((s) => s.path)];
   const lines = text.split("\n");
   const kept: string[] = [];
   let dropping = false;
-  let pending: string[] = []; // blank and comment lines: they go with whatever follows them
+  let pending: string[] = []; // blank and comment lines: they go with what follows them
   for (const line of lines) {
     const header = headerPath(line);
     if (header !== null) {
-      if (!dropping) kept.push(...pending);
+      // Comments right above a header belong to it; a blank line already kept is not doubled.
+      if (dropping && kept.at(-1)?.trim() === "") while (pending[0]?.trim() === "") pending.shift();
+      kept.push(...pending);
       pending = [];
       dropping = cut.some((p) => startsWith(header, p));
       if (!dropping) kept.push(line);
@@ -123,7 +141,7 @@ export function editTomlTables(text: string, edit: TableEdit): TableEditResult {
       error: `cannot be edited table by table (${(error as Error).message.split("\n")[0]})`,
     };
   }
-  if (!isDeepStrictEqual(check, intended))
+  if (!sameMeaning(check as Table, intended))
     return {
       ok: false,
       error: "cannot be edited table by table (the tables are not written as [table] headers)",
