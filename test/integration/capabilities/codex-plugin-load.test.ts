@@ -158,6 +158,37 @@ describe.skipIf(!available)("synced plugins load in Codex", () => {
     },
   );
 
+  it("replaces the registered copy when a plugin's version changes, leaving no stale version or table", async () => {
+    const XH = h.home.paths.codexHome;
+    const publish = async (version: string) =>
+      publishPlugin(h.server, {
+        id: 9,
+        name: "context7",
+        version,
+        bytes: await pluginZip("context7", { version }),
+      });
+    await h.sync.applySync({ mode: "replace", plugins: [await publish("1.0.0")] });
+    expect(await h.sync.applySync({ mode: "replace", plugins: [await publish("2.0.0")] })).toMatchObject({
+      success: true,
+    });
+    const listed = JSON.parse(await runCodex(h, ["plugin", "list", "--json"])) as {
+      installed: Array<{ pluginId: string; version: string; enabled: boolean }>;
+    };
+    expect(listed.installed).toEqual([
+      expect.objectContaining({
+        pluginId: "context7@claude-plugins-official",
+        version: "2.0.0",
+        enabled: true,
+      }),
+    ]);
+    expect(
+      await fsp.readdir(path.join(codexPluginCacheDir(XH), "claude-plugins-official", "context7")),
+    ).toEqual(["2.0.0"]);
+    const config = await fsp.readFile(codexConfigFile(XH), "utf8");
+    expect(config.match(/\[plugins\./g)).toHaveLength(1);
+    expect(config.match(/\[marketplaces\./g)).toHaveLength(1);
+  });
+
   it("leaves a marketplace name the user configured in Codex alone and says why the plugin is not registered", async () => {
     const XH = h.home.paths.codexHome;
     await fsp.mkdir(XH, { recursive: true });
