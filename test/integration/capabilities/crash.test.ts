@@ -115,12 +115,17 @@ async function observableState(t: TempHome) {
     rel === "installed_plugins.json" ||
     rel === "plugins/installed_plugins.json" ||
     rel === "plugins/known_marketplaces.json" ||
-    rel === "settings.json";
+    rel === "settings.json" ||
+    rel === "config.toml" || // compared below without the home folder
+    rel.endsWith("/.gatehouse-copy"); // names the store folder by its absolute path
   const tree = async (root: string) => relativise(await snapshotTree(root, { skip }), t.home);
   return {
     store: await tree(t.paths.capabilityStore),
     claude: await tree(t.paths.claudeHome),
     codex: await tree(t.paths.codexHome),
+    codexConfig: (
+      await fs.readFile(path.join(t.paths.codexHome, "config.toml"), "utf8").catch(() => "")
+    ).replaceAll(t.home, "~"),
     capabilities: (await fs.readdir(t.paths.capabilitiesDir)).sort(),
     manifest: withoutTimestamps(relativise(await readJsonIfAny(t.paths.capabilityManifest), t.home)),
     registry: withoutTimestamps(

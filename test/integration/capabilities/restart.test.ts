@@ -16,7 +16,7 @@ import { pluginZip, skillZip } from "../../support/archives.js";
 import { REPO_ROOT } from "../../support/cli.js";
 import { startPackageServer, type PackageServer } from "../../../src/demo-backend/package-server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
-import { exists, publishPlugin, publishSkill, readJson } from "./sync-fixture.js";
+import { codexPluginLinks, exists, publishPlugin, publishSkill, readJson } from "./sync-fixture.js";
 import { httpPackageDownloader } from "../../../src/device/package-download.js";
 
 const CHILD = path.join(REPO_ROOT, "test/fixtures/capabilities/sync-child.mjs");
@@ -151,7 +151,7 @@ describe("a replace killed half-way, then a restart", () => {
           path.join(t.paths.claudeHome, "plugins", "installed_plugins.json"),
         );
         expect(Object.keys(registry.plugins)).toEqual(["pa@mp"]);
-        expect(await fs.readdir(path.join(t.paths.codexHome, "plugins"))).toEqual(["pa-mp"]);
+        expect(await codexPluginLinks(t.paths.codexHome)).toEqual(["pa-mp"]);
 
         // A following merge acks success, and then every manifest skill really has its links.
         const one = (payloadB.skills as unknown[])[0];

@@ -149,3 +149,8 @@ export async function exists(p: string): Promise<boolean> {
     () => false,
   );
 }
+
+/** The plugin links in `XH/plugins` (its `cache/` folder is Codex's plugin cache, codex-marketplaces.ts). */
+export async function codexPluginLinks(codexHome: string): Promise<string[]> {
+  return (await fs.readdir(path.join(codexHome, "plugins"))).filter((n) => n !== "cache").sort();
+}

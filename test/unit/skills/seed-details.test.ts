@@ -1,6 +1,6 @@
-// Issue 14, point 5: the bundled skill root with `allowBundled`, a plain `apiKey` in a skill entry
-// (moved into the secret store, with a notice), and the two ClawSeed manifest shapes (manifest.toml next
-// to a plain-markdown SKILL.md; a name-only manifest).
+// Issue 14, point 5: the bundled skill root with `allowBundled`, a plain `apiKey` or secret-named `env`
+// value in a skill entry (moved into the secret store, with a notice), and the two ClawSeed manifest
+// shapes (manifest.toml next to a plain-markdown SKILL.md; a name-only manifest).
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -86,6 +86,81 @@ describe("a plain apiKey in a skill entry", () => {
     expect(entry.reasons).toEqual(["missing env: GEMINI_API_KEY"]);
     expect(f.logLines.join("\n")).toContain("is a plain value, not a secret-store reference");
     expect(f.logLines.join("\n")).not.toContain("plain-key-123");
+  });
+});
+
+describe("plain secret values in a skill entry's env", () => {
+  const meta = '{"openclaw":{"requires":{"env":["GITHUB_TOKEN","REGION"]}}}';
+
+  it("moves a secret-named value into the store, keeps the reference, and leaves other values alone", async () => {
+    await f.skill(path.join(f.H, ".claude/skills/gh"), {
+      name: "gh",
+      description: "GitHub.",
+      metadata: meta,
+    });
+    await f.settings({
+      entries: {
+        gh: { env: { GITHUB_TOKEN: "ghp-plain-value-1", REGION: "skills/gh/env/REGION" }, enabled: true },
+      },
+    });
+    const stored = new Map<string, string>([["skills/gh/env/REGION", "eu-west-1"]]);
+    const engine = f.engine({
+      secrets: {
+        get: async (ref) => stored.get(ref) ?? null,
+        set: async (ref, v) => void stored.set(ref, v),
+      },
+    });
+    expect(only((await engine.buildCatalogue({})).skills, "gh")).toMatchObject({ eligible: true });
+    expect(stored.get("skills/gh/env/GITHUB_TOKEN")).toBe("ghp-plain-value-1");
+    const text = await fs.readFile(f.paths.settings, "utf8");
+    expect(text).not.toContain("ghp-plain-value-1");
+    const settings = JSON.parse(text) as { skills: { entries: { gh: Record<string, unknown> } } };
+    expect(settings.skills.entries.gh).toEqual({
+      env: { GITHUB_TOKEN: "skills/gh/env/GITHUB_TOKEN", REGION: "skills/gh/env/REGION" },
+      enabled: true,
+    });
+    const log = f.logLines.join("\n");
+    expect(log).toContain(
+      "Skill gh: the value of env GITHUB_TOKEN in settings.json was moved into the secret store; the settings now hold the reference skills/gh/env/GITHUB_TOKEN.",
+    );
+    expect(log).not.toContain("ghp-plain-value-1");
+  });
+
+  it("leaves a plain value whose name does not look secret where it is", async () => {
+    await f.skill(path.join(f.H, ".claude/skills/gh"), {
+      name: "gh",
+      description: "GitHub.",
+      metadata: meta,
+    });
+    await f.settings({ entries: { gh: { env: { REGION: "eu-west-1" } } } });
+    const before = await fs.readFile(f.paths.settings, "utf8");
+    const stored = new Map<string, string>();
+    const engine = f.engine({
+      secrets: {
+        get: async (ref) => stored.get(ref) ?? null,
+        set: async (ref, v) => void stored.set(ref, v),
+      },
+    });
+    await engine.buildCatalogue({});
+    expect(stored.size).toBe(0);
+    expect(await fs.readFile(f.paths.settings, "utf8")).toBe(before);
+    expect(f.logLines.join("\n")).not.toContain("moved into the secret store");
+  });
+
+  it("says so when a secret-named value cannot be moved, naming the place and never the value", async () => {
+    await f.skill(path.join(f.H, ".claude/skills/gh"), {
+      name: "gh",
+      description: "GitHub.",
+      metadata: meta,
+    });
+    await f.settings({ entries: { gh: { env: { GITHUB_TOKEN: "ghp-plain-value-1" } } } });
+    await f.engine().buildCatalogue({});
+    const log = f.logLines.join("\n");
+    expect(log).toContain(
+      "Skill gh: skills.entries.gh.env.GITHUB_TOKEN in settings.json is a plain value, not a secret-store reference; it is not used. Store it as skills/gh/env/GITHUB_TOKEN.",
+    );
+    expect(log).not.toContain("ghp-plain-value-1");
+    expect(await fs.readFile(f.paths.settings, "utf8")).toContain("ghp-plain-value-1");
   });
 });
 

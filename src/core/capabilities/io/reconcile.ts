@@ -21,6 +21,7 @@ import {
   type ClaudeFiles,
 } from "./claude-registry.js";
 import { syncClaudeMarketplaces } from "./claude-marketplaces.js";
+import { registerCodexPlugins } from "./codex-marketplaces.js";
 import { cloneManifest, loadManifest, writeManifest, type ManifestRuntime } from "./manifest.js";
 import { pluginStoreName, skillStoreName } from "../naming.js";
 import type { RuntimeLinks } from "./runtime-links.js";
@@ -164,6 +165,7 @@ export async function reconcileRuntime(deps: ReconcileDeps): Promise<ReconcileSu
   ).catch((error: unknown) => ({ error: String(error) }));
   if (marketplaces.error)
     logger.warn("could not register the synced plugins' marketplaces", { error: marketplaces.error });
+  await registerCodexPlugins(paths, manifest, logger);
 
   const referenced = new Set<string>();
   for (const entry of [...Object.values(manifest.skills), ...Object.values(manifest.plugins)])

@@ -14,6 +14,7 @@ import type { Logger } from "../../log.js";
 import type { AppPaths } from "../../paths.js";
 import { DEFAULT_ARCHIVE_LIMITS, extractPackage, type ArchiveLimits } from "./archive.js";
 import { syncClaudeMarketplaces } from "./claude-marketplaces.js";
+import { registerCodexPlugins } from "./codex-marketplaces.js";
 import { claudeFilePaths, loadClaudeFiles, writeClaudeFiles, type ClaudeFiles } from "./claude-registry.js";
 import {
   checksumError,
@@ -776,7 +777,10 @@ export class CapabilitySync {
     next.plugins[item.key] = entry;
   }
 
-  /** Claude Code loads a synced plugin only when its marketplace is known (claude-marketplaces.ts). */
+  /**
+   * Claude Code loads a synced plugin only when its marketplace is known (claude-marketplaces.ts);
+   * Codex only from a configured marketplace and its own cache (codex-marketplaces.ts).
+   */
   private async registerMarketplaces(manifest: CapabilityManifest): Promise<void> {
     try {
       const outcome = await syncClaudeMarketplaces(this.paths, manifest, this.now());
@@ -785,6 +789,7 @@ export class CapabilitySync {
     } catch (error) {
       this.logger.warn("could not register the synced plugins' marketplaces", { error: errorText(error) });
     }
+    await registerCodexPlugins(this.paths, manifest, this.logger);
   }
 
   /** Re-reads and patches the Claude files; if that fails, the plugin changes behind it fail too. */

@@ -28,7 +28,8 @@ import {
 } from "../prompt.js";
 import { runtimeIndexEntries, type SkillRuntime } from "../runtime-subset.js";
 import { nativePathOf, skillToolPhrase } from "../skill-tool.js";
-import { parseSkillsSettings, skillApiKeySecretRef, type SkillsSettings } from "../settings-schema.js";
+import { plainSecretCandidates, replaceWithReference, type PlainSecret } from "../plain-secrets.js";
+import { parseSkillsSettings, type SkillsSettings } from "../settings-schema.js";
 import { readSkillFolder } from "../skill-reader.js";
 import type { Catalogue, SkillCallResult, SkillEntry, SkillSecrets, SkillSnapshot } from "../types.js";
 import { SkillWatcher, type WatchChange, type WatchPlan } from "./watcher.js";
@@ -187,30 +188,29 @@ export class SkillCatalogue {
     const file = await this.loadSettingsFile();
     const skills = parseSkillsSettings(file);
     if (!skills.ok) throw new InvalidFileError(this.options.paths.settings, skills.error);
-    if (await this.movePlainApiKeys(skills.value)) return this.loadSettings();
+    if (await this.movePlainSecrets(skills.value)) return this.loadSettings();
     return { file, skills: skills.value };
   }
 
   /**
-   * A plain `apiKey` value in the settings (not a reference the SecretStore resolves) is moved into the
-   * store under `skills/<key>/apiKey` and the settings file then holds that reference, with a notice
-   * that names the skill, never the value. True when the file was rewritten.
+   * A plain `apiKey`, or a plain `env` value whose name looks secret, in the settings (not a reference
+   * the SecretStore resolves) is moved into the store under `skills/<key>/apiKey` or
+   * `skills/<key>/env/<NAME>` and the settings file then holds that reference, with a notice that names
+   * the place, never the value (plain-secrets.ts). True when the file was rewritten.
    */
-  private async movePlainApiKeys(skills: SkillsSettings): Promise<boolean> {
-    const plain: Array<[string, string]> = [];
-    for (const [key, entry] of Object.entries(skills.entries)) {
-      const value = entry.apiKey;
-      if (!value || value.startsWith("skills/")) continue;
-      if ((await this.options.secrets.get(value).catch(() => null)) !== null) continue;
-      this.options.logger.addSecret(value);
-      plain.push([key, value]);
+  private async movePlainSecrets(skills: SkillsSettings): Promise<boolean> {
+    const plain: PlainSecret[] = [];
+    for (const candidate of plainSecretCandidates(skills)) {
+      if ((await this.options.secrets.get(candidate.value).catch(() => null)) !== null) continue;
+      this.options.logger.addSecret(candidate.value);
+      plain.push(candidate);
     }
     if (plain.length === 0) return false;
     const { secrets, logger, paths } = this.options;
     if (!secrets.set || this.options.loadSettings) {
-      for (const [key] of plain) {
+      for (const secret of plain) {
         logger.warn(
-          `Skill ${key}: skills.entries.${key}.apiKey in settings.json is a plain value, not a secret-store reference; it is not used. Store it as ${skillApiKeySecretRef(key)}.`,
+          `Skill ${secret.key}: ${secret.place} in settings.json is a plain value, not a secret-store reference; it is not used. Store it as ${secret.ref}.`,
         );
       }
       return false;
@@ -219,21 +219,21 @@ export class SkillCatalogue {
       const raw = await readJsonFile(paths.settings, z.looseObject({}));
       if (raw.status !== "ok") return false;
       const file = structuredClone(raw.value);
-      const entries = (file.skills as { entries?: Record<string, { apiKey?: unknown }> } | undefined)
-        ?.entries;
-      let moved = false;
-      for (const [key, value] of plain) {
-        const entry = entries?.[key];
-        if (!entry || entry.apiKey !== value) continue;
-        await secrets.set!(skillApiKeySecretRef(key), value);
-        entry.apiKey = skillApiKeySecretRef(key);
-        moved = true;
+      const moved: PlainSecret[] = [];
+      for (const secret of plain) {
+        if (!replaceWithReference(file, secret)) continue;
+        await secrets.set!(secret.ref, secret.value);
+        moved.push(secret);
+      }
+      if (moved.length === 0) return false;
+      await writeFileAtomic(paths.settings, formatJson(file), { keepMode: true, mode: 0o600 });
+      for (const secret of moved) {
+        const what = secret.env === null ? "the apiKey" : `the value of env ${secret.env}`;
         logger.info(
-          `Skill ${key}: the apiKey in settings.json was moved into the secret store; the settings now hold the reference ${skillApiKeySecretRef(key)}.`,
+          `Skill ${secret.key}: ${what} in settings.json was moved into the secret store; the settings now hold the reference ${secret.ref}.`,
         );
       }
-      if (moved) await writeFileAtomic(paths.settings, formatJson(file), { keepMode: true, mode: 0o600 });
-      return moved;
+      return true;
     });
   }
 
