@@ -53,6 +53,11 @@ export function sourceWords(source: string): string {
   return SOURCE_WORDS[source] ?? source;
 }
 
+/** The agent CLI Gatehouse launched for a task. */
+export function runtimeWords(runtime: "claude-code" | "codex"): string {
+  return runtime === "codex" ? "Codex" : "Claude Code";
+}
+
 /** Why a command was asked about, denied or allowed, in a sentence. */
 export function reasonWords(explanation: Pick<Explanation, "reason" | "outcome" | "flags">): string {
   const r = explanation.reason;
