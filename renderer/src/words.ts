@@ -128,6 +128,11 @@ export function clock(ts: number): string {
   });
 }
 
+/** The time of day only, e.g. "10:13 PM" (for "until …" on the same day). */
+export function timeOfDay(ts: number): string {
+  return new Date(ts).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
 export function countdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(total / 60);

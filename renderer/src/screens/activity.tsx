@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { ActivityQuery, AuditRecord } from "../../../src/ipc/contract.js";
 import { useDebounced, useRemote } from "../bridge.js";
 import { Empty, Loading, Message, Pill, type Tone } from "../components/common.js";
-import { clock, sourceWords } from "../words.js";
+import { clock, sourceWords, timeOfDay } from "../words.js";
 import { elevationDuration, elevationWho } from "../../../src/shared/elevation-choices.js";
 
 const DECISION: Record<AuditRecord["decision"], { label: string; tone: Tone }> = {
@@ -45,7 +45,7 @@ function elevationSentence(r: AuditRecord): string {
   const forMs = r.elevation?.forMs ?? minutesIn(r.command);
   const duration = forMs !== null ? ` for ${elevationDuration(forMs)}` : "";
   const until = r.elevation?.until;
-  return `Protection raised to full for ${who}${duration} by you, ${fromWhere(r.source)}${until ? ` (until ${clock(until)})` : ""}`;
+  return `Protection raised to full for ${who}${duration} by you, ${fromWhere(r.source)}${until ? ` (until ${timeOfDay(until)})` : ""}`;
 }
 
 function minutesIn(command: string): number | null {
