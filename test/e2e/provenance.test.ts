@@ -110,8 +110,12 @@ describe.skipIf(skip)("elevated mode in Activity and on Status", () => {
       const rows = page.locator("tr[data-event=elevation]");
       await waitFor(async () => (await rows.count()) === 2, { what: "the two elevation lines" });
       const texts = await rows.allTextContents();
-      expect(texts[0]).toContain("Protection raised to full for Codex (codex) for 1 h by you, from the app's window");
-      expect(texts[1]).toContain("Protection raised to full for every agent for 15 min by you, from the tray");
+      expect(texts[0]).toContain(
+        "Protection raised to full for Codex (codex) for 1 h by you, from the app's window",
+      );
+      expect(texts[1]).toContain(
+        "Protection raised to full for every agent for 15 min by you, from the tray",
+      );
       expect(texts[1]).toContain("(until ");
       expect(started.agentId).toBe("*");
       for (const text of texts) {
@@ -164,7 +168,11 @@ describe.skipIf(skip)("elevated mode in Activity and on Status", () => {
       await page.setViewportSize({ width: 560, height: 640 });
       await screenshot(page, `status-elevation-choice-${scheme}-small`);
       await section.getByRole("button", { name: "Elevate Codex (codex) for 1 h" }).click();
-      await section.getByText(/Agent codex runs everything without asking \(security=full\): (1 h 0 min|59 min \d\d s) left/).waitFor();
+      await section
+        .getByText(
+          /Agent codex runs everything without asking \(security=full\): (1 h 0 min|59 min \d\d s) left/,
+        )
+        .waitFor();
       const file = JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")) as {
         elevated: Record<string, { until: number; by: string }>;
       };

@@ -327,7 +327,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   if (aborted()) return;
 
   // workdir.md §8, right before the spawn.
-  let cwd = resolution.cwd;
+  let cwd: string;
   const recheck = await options.workdir.recheckBeforeSpawn(resolution);
   if (!recheck.ok) {
     if (recheck.code === "managed-unavailable") {

@@ -66,7 +66,11 @@ describe("a request's provenance", () => {
     const result = await hookClaude("touch marker", { GATEHOUSE_TASK_ID: "41", GATEHOUSE_TASK_KEY: key });
     expect(verdictOf(result.stdout).permissionDecision).toBe("deny");
     expect(prompts).toHaveLength(1);
-    expect(prompts[0]).toMatchObject({ agentId: "claude-code", sessionKey: "task:41", source: "claude-hook" });
+    expect(prompts[0]).toMatchObject({
+      agentId: "claude-code",
+      sessionKey: "task:41",
+      source: "claude-hook",
+    });
     expect(prompts[0]!.verified).toEqual({ taskId: "41", runtime: "claude-code", agent: "claude-code" });
     expect(g.auditLines().map((l) => [l.command, l.decidedBy, l.verified])).toEqual([
       ["touch marker", "user", { taskId: "41", runtime: "claude-code", agent: "claude-code" }],
@@ -118,10 +122,13 @@ describe("a request's provenance", () => {
 
   it("is refused when a proved task asks as another agent than the one Gatehouse launched it as", async () => {
     const key = g.services.taskKeys.issue(CLAUDE_TASK);
-    const result = await runCli(["hook", "claude", "--agent", "codex", "--workdir", folder, "--timeout", "20"], {
-      env: { ...g.t.env, GATEHOUSE_TASK_ID: "41", GATEHOUSE_TASK_KEY: key },
-      input: claudeBash("touch marker"),
-    });
+    const result = await runCli(
+      ["hook", "claude", "--agent", "codex", "--workdir", folder, "--timeout", "20"],
+      {
+        env: { ...g.t.env, GATEHOUSE_TASK_ID: "41", GATEHOUSE_TASK_KEY: key },
+        input: claudeBash("touch marker"),
+      },
+    );
     expect(verdictOf(result.stdout).permissionDecisionReason).toContain(
       "task 41 runs as agent claude-code, but the request names agent codex",
     );

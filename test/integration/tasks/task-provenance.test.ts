@@ -44,7 +44,8 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task's requests are verified (claud
   it("the prompt of its Bash call names the task as verified; denied, nothing runs; the key is gone once the task ended", async () => {
     claudeApi = await startScriptedAnthropic((request) =>
       request.messages.some(
-        (m) => m.role === "user" && Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result"),
+        (m) =>
+          m.role === "user" && Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result"),
       )
         ? { text: "Done." }
         : { toolUse: { name: "Bash", input: { command: "touch marker-file" } } },
@@ -69,7 +70,10 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task's requests are verified (claud
     const results = claudeApi.requests.flatMap(toolResultsOf).map((r) => toolResultText(r));
     expect(results.join("\n")).toContain("Gatehouse denied this command");
     await waitFor(() => app!.services.taskKeys.size === 0, { what: "the ended task's key to be forgotten" });
-    const audit = (await fs.readFile(app.t.paths.audit, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    const audit = (await fs.readFile(app.t.paths.audit, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(audit).toContainEqual(
       expect.objectContaining({
         command: "touch marker-file",
