@@ -37,6 +37,7 @@ import { decideFileAccess, fileGatePlaces } from "./executor/file-access.js";
 import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
+import { TaskKeys } from "./executor/tasks/task-keys.js";
 import { TaskRunner } from "./executor/tasks/task-runner.js";
 import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-files.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
@@ -97,6 +98,8 @@ export interface Services {
   secrets: SecretStore | null;
   /** Agent tasks sent by the backend (`task:execute`): running list, onChange, stop from the UI. */
   tasks: TaskRunner | null;
+  /** The provenance keys of the agent tasks running now (the approval server checks task proofs with them). */
+  taskKeys: TaskKeys;
   /** Whether the approval socket is listening now. */
   listening(): boolean;
   /** Creates the approvals file on first run and listens on the approval socket. */
@@ -170,8 +173,9 @@ export function createServices(options: ServicesOptions): Services {
 
   // The device side owns the workdir service, which also decides where socket `exec.run`s run.
   // (Read by `gate.decideFile` at call time, after it is built here.)
+  const taskKeys = new TaskKeys();
   const side: DeviceSide | null = options.device
-    ? createDeviceSide(options, options.device, gateDeps, broker)
+    ? createDeviceSide(options, options.device, gateDeps, broker, taskKeys)
     : null;
   const cwdResolver =
     options.cwdResolver ??
@@ -192,6 +196,7 @@ export function createServices(options: ServicesOptions): Services {
       skills: side?.skills ?? null,
     }),
     logger: logger.child("socket"),
+    tasks: taskKeys.lookup,
     ...(options.limits ? { limits: options.limits } : {}),
     now,
   });
@@ -211,6 +216,7 @@ export function createServices(options: ServicesOptions): Services {
     device: side?.device ?? null,
     secrets: side?.secrets ?? null,
     tasks: side?.tasks ?? null,
+    taskKeys,
     listening: () => listening,
     async start() {
       const warnings: string[] = [];
@@ -238,6 +244,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     async stop() {
       if (side) await side.stop();
+      taskKeys.clear();
       broker.close();
       await approvalServer.close();
       await usage.idle();
@@ -267,6 +274,7 @@ function createDeviceSide(
   device: DeviceOptions,
   gateDeps: Omit<GateDeps, "prompt">,
   broker: PromptBroker,
+  taskKeys: TaskKeys,
 ): DeviceSide {
   const { env, paths, logger } = options;
   const secrets =
@@ -297,6 +305,7 @@ function createDeviceSide(
     logger,
     workdir,
     skills,
+    taskKeys,
     gatehouseCommand: device.gatehouseCommand ?? defaultGatehouseCommand(),
     ...(device.taskKillGraceMs !== undefined ? { killGraceMs: device.taskKillGraceMs } : {}),
     ...(options.now ? { now: options.now } : {}),

@@ -53,6 +53,11 @@ export function sourceWords(source: string): string {
   return SOURCE_WORDS[source] ?? source;
 }
 
+/** The agent CLI Gatehouse launched for a task. */
+export function runtimeWords(runtime: "claude-code" | "codex"): string {
+  return runtime === "codex" ? "Codex" : "Claude Code";
+}
+
 /** Why a command was asked about, denied or allowed, in a sentence. */
 export function reasonWords(explanation: Pick<Explanation, "reason" | "outcome" | "flags">): string {
   const r = explanation.reason;
@@ -121,6 +126,11 @@ export function clock(ts: number): string {
     minute: "2-digit",
     second: "2-digit",
   });
+}
+
+/** The time of day only, e.g. "10:13 PM" (for "until …" on the same day). */
+export function timeOfDay(ts: number): string {
+  return new Date(ts).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
 export function countdown(ms: number): string {

@@ -9,6 +9,7 @@ import { readJsonFile } from "../core/store/index.js";
 import { checkTrustedFile, checkTrustedSocket } from "../core/io/trust.js";
 import { checkFrameTime, computeMac, macMatches, NonceSource } from "./frame-auth.js";
 import { LineReader } from "./framing.js";
+import { computeTaskProof } from "./task-proof.js";
 import {
   ErrorBodySchema,
   PROTOCOL_VERSION,
@@ -41,6 +42,8 @@ export interface ClientOptions {
 export interface RequestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Inside a task Gatehouse launched: its id and key, to prove the request comes from it (task-proof.ts). */
+  task?: { taskId: string; key: string } | null;
 }
 
 /** Replies may hold up to 5 MiB of command output, escaped: allow far more than requests. */
@@ -145,14 +148,20 @@ export class ApprovalClient {
     const id = `${this.idPrefix}-${++this.counter}`;
     const nonce = this.nonces.next();
     const ts = this.now();
+    const signed = { type, id, nonce, ts, body: bodyText };
     const frame = {
       v: PROTOCOL_VERSION,
-      type,
-      id,
-      nonce,
-      ts,
-      body: bodyText,
-      mac: computeMac(this.options.token, { direction: "request", type, id, nonce, ts, body: bodyText }),
+      ...signed,
+      mac: computeMac(this.options.token, { direction: "request", ...signed }),
+      // The key itself never leaves this process: only a proof bound to this one frame.
+      ...(options.task
+        ? {
+            task: {
+              id: options.task.taskId,
+              proof: computeTaskProof(options.task.key, options.task.taskId, signed),
+            },
+          }
+        : {}),
     };
     return new Promise((resolve) => {
       const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 30_000;

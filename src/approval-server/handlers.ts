@@ -7,6 +7,7 @@ import { expandHome } from "../core/paths.js";
 import type { CommandInput, Explanation, PromptFn, RequestedSettings } from "../core/policy/types.js";
 import type { FileGateRequest } from "../executor/file-access.js";
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
+import type { VerifiedTask } from "../shared/schemas/prompt.js";
 import { APP_VERSION } from "../version.js";
 import type { PromptBroker } from "./broker.js";
 import { runReport } from "./exec-result.js";
@@ -130,6 +131,22 @@ function promptFor(broker: PromptBroker, onBusy: () => void): PromptFn {
   };
 }
 
+/**
+ * A proved task asks as itself: the agent id Gatehouse gave its hook and its own session. Anything else
+ * would show "verified: task 12" on a request that another agent's allowlist decides.
+ */
+function verifiedMismatch(
+  body: { agentId?: string; sessionKey?: string },
+  verified: VerifiedTask,
+): string | null {
+  if (body.agentId !== undefined && body.agentId !== verified.agent)
+    return `task ${verified.taskId} runs as agent ${verified.agent}, but the request names agent ${body.agentId}`;
+  const session = `task:${verified.taskId}`;
+  if (body.sessionKey !== undefined && body.sessionKey !== session)
+    return `task ${verified.taskId}'s session is ${session}, but the request names ${body.sessionKey}`;
+  return null;
+}
+
 const BUSY: HandlerReply = {
   error: "busy",
   message: "too many approvals are waiting for a person; try again later",
@@ -154,14 +171,17 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
     },
 
     "approval.request": async (body: ApprovalRequestBody, ctx: RequestContext) => {
+      const mismatch = ctx.verified ? verifiedMismatch(body, ctx.verified) : null;
+      if (mismatch) return { error: "bad_task_proof", message: mismatch };
       let busy = false;
       const common = {
-        agentId: body.agentId ?? DEFAULT_AGENT,
-        sessionKey: body.sessionKey ?? DEFAULT_SESSION,
+        agentId: body.agentId ?? ctx.verified?.agent ?? DEFAULT_AGENT,
+        sessionKey: body.sessionKey ?? (ctx.verified ? `task:${ctx.verified.taskId}` : DEFAULT_SESSION),
         source: body.source ?? "socket",
         ...(body.reason !== undefined ? { reason: body.reason } : {}),
         ...(body.timeoutMs !== undefined ? { promptTimeoutMs: body.timeoutMs } : {}),
         ...requestedOf(body),
+        ...(ctx.verified ? { verified: ctx.verified } : {}),
         signal: ctx.signal,
       };
       const prompt = promptFor(deps.broker, () => (busy = true));

@@ -43,7 +43,9 @@ export function renderPromptText(
   const lines = [
     `Gatehouse: approval needed${counter}`,
     ...whatLines(prompt),
-    `  agent    ${prompt.agentId}   session ${prompt.sessionKey}   from ${prompt.source}`,
+    prompt.verified
+      ? `  task     ${prompt.verified.taskId} (verified: Gatehouse launched it)   agent ${prompt.agentId}   from ${prompt.source}`
+      : `  agent    ${prompt.agentId}   session ${prompt.sessionKey}   from ${prompt.source}   (as its client says; not verified)`,
   ];
   if (prompt.reason) lines.push(`  reason   ${prompt.reason}`);
   lines.push(`  why      ${e.reason}`);

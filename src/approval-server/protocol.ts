@@ -8,6 +8,7 @@ import {
   ShellKindSchema,
   type Explanation,
 } from "../shared/schemas/explanation.js";
+import { TASK_ID_PATTERN } from "./task-proof.js";
 
 export const PROTOCOL_VERSION = 2;
 
@@ -21,6 +22,7 @@ export const ERROR_CODES = [
   "rate_limited",
   "busy",
   "unsupported",
+  "bad_task_proof",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Refusals that are answered unsigned and end the connection. */
@@ -49,6 +51,16 @@ export const RequestFrameSchema = z.object({
   ts: z.number().int().nonnegative(),
   body: z.string(),
   mac: Hex(64, 64),
+  /**
+   * From the hook of an agent task Gatehouse launched: the task's id and a proof under its task key over
+   * what the mac covers (task-proof.ts). Without it, who asks is what the body claims.
+   */
+  task: z
+    .object({
+      id: z.string().regex(TASK_ID_PATTERN, "a task id is 1–64 printable ASCII characters without spaces"),
+      proof: Hex(64, 64),
+    })
+    .optional(),
 });
 export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 

@@ -22,17 +22,28 @@ import {
   RequestFrameSchema,
   type ErrorCode,
   type RequestBodies,
+  type RequestFrame,
   type RequestType,
 } from "./protocol.js";
 import { prepareSocketPlace } from "./socket-path.js";
+import { taskProofMatches } from "./task-proof.js";
 import type { TokenSource } from "./token-source.js";
+import type { VerifiedTask } from "../shared/schemas/prompt.js";
 
 export interface RequestContext {
   /** Aborted when the requesting client disconnects (its prompt is then withdrawn). */
   signal: AbortSignal;
   /** The request's id and nonce, for logs. */
   id: string;
+  /** The running task the request provably comes from (`task` proof checked); absent = a claim. */
+  verified?: VerifiedTask;
 }
+
+/**
+ * The tasks the running engine launched and that still run: a task's key and what it is, or null when
+ * no such task runs (it ended, or was never launched here). executor/tasks/task-keys.ts.
+ */
+export type TaskKeyLookup = (taskId: string) => { key: string; verified: VerifiedTask } | null;
 
 export type HandlerReply =
   { type: string; body: Record<string, unknown> } | { error: ErrorCode | "internal"; message: string };
@@ -47,6 +58,8 @@ export interface ApprovalServerOptions {
   tokens: TokenSource;
   handlers: RequestHandlers;
   logger: Logger;
+  /** Running agent tasks and their keys (absent: no task can prove itself, every `task` proof is refused). */
+  tasks?: TaskKeyLookup;
   limits?: Partial<ServerLimits>;
   /** Wall clock for frame timestamps (epoch ms). */
   now?: () => number;
@@ -103,6 +116,7 @@ const ERROR_MESSAGES: Record<ErrorCode, string> = {
   rate_limited: "too many requests on this connection; slow down",
   busy: "too many requests are waiting; try again later",
   unsupported: "unknown request type",
+  bad_task_proof: "the request's task proof does not hold",
 };
 
 export class ApprovalServer {
@@ -370,7 +384,45 @@ export class ApprovalServer {
       this.signedError(conn, token, frame.id, frame.nonce, "bad_request", detail, true);
       return;
     }
-    this.dispatch(conn, token, frame.id, frame.nonce, handler as never, checked.data);
+    let verified: VerifiedTask | undefined;
+    if (frame.task) {
+      const proved = this.checkTaskProof(frame, frame.task);
+      if (!proved.ok) {
+        this.options.logger.warn("refused a request whose task proof does not hold", {
+          taskId: frame.task.id,
+          type,
+          why: proved.message,
+        });
+        this.signedError(conn, token, frame.id, frame.nonce, "bad_task_proof", proved.message);
+        return;
+      }
+      verified = proved.verified;
+    }
+    this.dispatch(conn, token, frame.id, frame.nonce, handler as never, checked.data, verified);
+  }
+
+  /**
+   * A `task` proof holds only under the key of a task running now. One that does not is refused (never
+   * shown as a claim): the sender either belongs to a task that has ended — whose calls must not run —
+   * or tried to pass as a task it is not.
+   */
+  private checkTaskProof(
+    frame: RequestFrame,
+    task: NonNullable<RequestFrame["task"]>,
+  ): { ok: true; verified: VerifiedTask } | { ok: false; message: string } {
+    const { id: taskId, proof } = task;
+    const running = this.options.tasks?.(taskId) ?? null;
+    if (!running) {
+      return {
+        ok: false,
+        message: `task ${taskId} is not running in this Gatehouse (it has ended, or Gatehouse did not launch it), so its proof no longer counts`,
+      };
+    }
+    const fields = { type: frame.type, id: frame.id, nonce: frame.nonce, ts: frame.ts, body: frame.body };
+    if (!taskProofMatches(running.key, taskId, fields, proof)) {
+      return { ok: false, message: `the proof does not match the key Gatehouse gave task ${taskId}` };
+    }
+    return { ok: true, verified: { ...running.verified } };
   }
 
   private dispatch(
@@ -380,6 +432,7 @@ export class ApprovalServer {
     nonce: string,
     handler: (body: unknown, ctx: RequestContext) => HandlerReply | Promise<HandlerReply>,
     body: unknown,
+    verified: VerifiedTask | undefined,
   ): void {
     conn.inFlight++;
     const finish = (result: HandlerReply) => {
@@ -401,7 +454,7 @@ export class ApprovalServer {
     };
     this.jobs.push(async () => {
       try {
-        const result = handler(body, { signal: conn.abort.signal, id });
+        const result = handler(body, { signal: conn.abort.signal, id, ...(verified ? { verified } : {}) });
         if (result instanceof Promise) await result.then(finish, fail);
         else finish(result);
       } catch (error) {

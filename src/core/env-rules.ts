@@ -5,6 +5,8 @@
 // configured: Gatehouse's own secrets, and the variables by which bash reads a command differently
 // from how the policy analysed it.
 
+import { TASK_KEY_ENV } from "../shared/task-env.js";
+
 /** Inherited by every child: what ordinary programs need to find their files, locale and network. */
 // prettier-ignore
 export const INHERITED_NAMES: readonly string[] = [
@@ -35,7 +37,8 @@ export const RUNTIME_INHERIT: Readonly<Record<"claude-code" | "codex", readonly 
 };
 
 /** Gatehouse's own secrets by name: never in any child's environment. */
-const SECRET_NAMES = new Set(["WEGENT_AUTH_TOKEN"]);
+// TASK_KEY_ENV: a task's provenance key (approval-server/task-proof.ts), set for its agent process only.
+const SECRET_NAMES = new Set(["WEGENT_AUTH_TOKEN", TASK_KEY_ENV]);
 
 export function isGatehouseSecretName(name: string): boolean {
   return SECRET_NAMES.has(name.toUpperCase());

@@ -21,6 +21,7 @@ import {
   headAndTail,
   trayState,
   type TrayAction,
+  type TrayMenuEntry,
   type TrayInput,
   type TrayState,
   type TrayUpdate,
@@ -73,13 +74,18 @@ const NOTIFY_COMMAND_CHARS = 120;
 export const APP_USER_MODEL_ID = "dev.gatehouse.app";
 
 function menuTemplate(state: TrayState, run: (action: TrayAction) => void): MenuItemSpec[] {
-  return state.menu.map((entry) =>
+  return menuItems(state.menu, run);
+}
+
+function menuItems(entries: TrayMenuEntry[], run: (action: TrayAction) => void): MenuItemSpec[] {
+  return entries.map((entry) =>
     entry.separator
       ? { id: entry.id, type: "separator" }
       : {
           id: entry.id,
           label: entry.label,
           enabled: entry.enabled,
+          ...(entry.submenu ? { type: "submenu" as const, submenu: menuItems(entry.submenu, run) } : {}),
           ...(entry.action ? { click: () => run(entry.action as TrayAction) } : {}),
         },
   );
@@ -344,7 +350,7 @@ export function startShell(options: ShellOptions): Shell {
         const deps = { approvals: services.approvals, audit: services.audit, now: trayNow };
         try {
           if (action.kind === "elevate")
-            await startElevation(deps, { agentId: "*", forMs: action.forMs, by: "tray" });
+            await startElevation(deps, { agentId: action.agentId, forMs: action.forMs, by: "tray" });
           else await endElevation(deps, { by: "tray" });
         } catch (error) {
           logger.warn("elevated mode could not be changed from the tray", {

@@ -2,6 +2,7 @@
 // icon connected / offline / attention, the pending count in the title (macOS) and tooltip, and a menu
 // listing pending approvals, running agent tasks (each with a stop action), an update when one is ready,
 // the windows, pause/resume and quit. shell.ts turns this into Electron calls.
+import { elevationChoices, elevationWho } from "../shared/elevation-choices.js";
 
 export type TrayIcon = "connected" | "offline" | "attention";
 
@@ -12,7 +13,7 @@ export type TrayAction =
   | { kind: "pause" }
   | { kind: "resume" }
   | { kind: "install-update" }
-  | { kind: "elevate"; forMs: number }
+  | { kind: "elevate"; agentId: string; forMs: number }
   | { kind: "end-elevation" }
   | { kind: "quit" };
 
@@ -22,6 +23,8 @@ export interface TrayMenuEntry {
   enabled: boolean;
   separator?: true;
   action?: TrayAction;
+  /** A submenu (the entry itself then has no action). */
+  submenu?: TrayMenuEntry[];
 }
 
 export interface TrayPending {
@@ -204,23 +207,28 @@ export function updateMenuEntries(update: TrayUpdate | null): TrayMenuEntry[] {
   ];
 }
 
-/** How long the tray's toggle elevates every agent. */
-export const TRAY_ELEVATION_MS = 15 * 60_000;
-
-/** The elevated-mode toggle: what runs elevated and for how long, with "end now"; else "elevate". */
+/**
+ * The elevated-mode toggle: what runs elevated and for how long, with "end now"; else an "Elevate" submenu
+ * with the same choices as the Status screen (src/shared/elevation-choices.ts).
+ */
 export function elevationMenuEntries(elevated: TrayInput["elevated"], now: number): TrayMenuEntry[] {
   if (!elevated?.length)
     return [
       {
         id: "elevate",
-        label: "Elevate every agent for 15 minutes (runs everything without asking)",
+        label: "Elevate (runs everything without asking)",
         enabled: true,
-        action: { kind: "elevate", forMs: TRAY_ELEVATION_MS },
+        submenu: elevationChoices().map((choice) => ({
+          id: choice.id,
+          label: choice.label,
+          enabled: true,
+          action: { kind: "elevate", agentId: choice.agentId, forMs: choice.forMs },
+        })),
       },
     ];
   const lines: TrayMenuEntry[] = elevated.map((e) => ({
     id: `elevated:${e.agentId}`,
-    label: `⚠ Elevated: ${e.agentId === "*" ? "every agent" : e.agentId}, ${elapsedText(Math.max(0, e.until - now))} left`,
+    label: `⚠ Elevated: ${elevationWho(e.agentId)}, ${elapsedText(Math.max(0, e.until - now))} left`,
     enabled: false,
   }));
   lines.push({

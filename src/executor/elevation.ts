@@ -39,7 +39,14 @@ export async function runningElevations(
     .sort((a, b) => (a.agentId === "*" ? -1 : b.agentId === "*" ? 1 : a.agentId.localeCompare(b.agentId)));
 }
 
-function auditLine(agentId: string, by: string, now: number, command: string, reason: string) {
+function auditLine(
+  agentId: string,
+  by: string,
+  now: number,
+  command: string,
+  reason: string,
+  elevation?: { forMs: number; until: number },
+) {
   return {
     ts: now,
     runId: newRunId(),
@@ -56,6 +63,8 @@ function auditLine(agentId: string, by: string, now: number, command: string, re
     exitCode: null,
     timedOut: false,
     durationMs: 0,
+    // Activity words a start from these ("raised to full for 15 min, until 14:05"), never from the reason.
+    ...(elevation ? { elevation } : {}),
   };
 }
 
@@ -77,6 +86,7 @@ export async function startElevation(
       now,
       `elevate ${request.agentId} for ${minutes}m`,
       `elevated mode started: ${whoIsElevated(request.agentId)} runs with security=full until ${new Date(until).toISOString()}`,
+      { forMs: request.forMs, until },
     ),
   );
   return { agentId: request.agentId, until, since: elevation.since, by: request.by };

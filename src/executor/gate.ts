@@ -19,6 +19,7 @@ import type {
   PromptRequest,
   Security,
 } from "../core/policy/types.js";
+import type { VerifiedTask } from "../shared/schemas/prompt.js";
 import type { AuditLog, AuditRecord } from "./audit-log.js";
 import { buildChildEnv, type ChildEnv, type InheritRules } from "./child-env.js";
 import { displayCommand, quoteWord } from "./command-text.js";
@@ -52,6 +53,8 @@ export interface GateRequest {
   commandKey?: string;
   /** Withdraws a pending prompt (`cancelled`) and cancels a run (client gone, task cancelled). */
   signal?: AbortSignal;
+  /** The running Gatehouse task the request provably comes from (its task key); absent = a claim. */
+  verified?: VerifiedTask;
 }
 
 export interface GateRunRequest extends GateRequest {
@@ -293,6 +296,7 @@ async function verdictFor(
       explanation,
       createdAt: at.startedAt,
       expiresAt: at.startedAt + timeoutMs,
+      ...(req.verified ? { verified: { ...req.verified } } : {}),
     },
     deps,
     req.signal,
@@ -543,6 +547,7 @@ function auditBase(
     ...(req.commandKey !== undefined ? { commandKey: req.commandKey } : {}),
     ...(explanation.elevatedUntil !== undefined ? { elevatedUntil: explanation.elevatedUntil } : {}),
     ...(req.requested ? { requested: { ...req.requested } } : {}),
+    ...(req.verified ? { verified: { ...req.verified } } : {}),
   };
 }
 

@@ -4,7 +4,8 @@ import { useState } from "react";
 import type { ActivityQuery, AuditRecord } from "../../../src/ipc/contract.js";
 import { useDebounced, useRemote } from "../bridge.js";
 import { Empty, Loading, Message, Pill, type Tone } from "../components/common.js";
-import { clock } from "../words.js";
+import { clock, sourceWords, timeOfDay } from "../words.js";
+import { elevationDuration, elevationWho } from "../../../src/shared/elevation-choices.js";
 
 const DECISION: Record<AuditRecord["decision"], { label: string; tone: Tone }> = {
   "allow-once": { label: "allowed", tone: "good" },
@@ -14,6 +15,43 @@ const DECISION: Record<AuditRecord["decision"], { label: string; tone: Tone }> =
   "no-approver": { label: "nobody to ask", tone: "warn" },
   cancelled: { label: "cancelled", tone: "neutral" },
 };
+
+/** Elevation lines get their own pill: a start raises protection, an end puts it back. */
+const ELEVATION_PILL = {
+  started: { label: "raised to full", tone: "warn" as Tone },
+  ended: { label: "back to policy", tone: "neutral" as Tone },
+};
+
+const FRONT_ENDS: Record<string, string> = {
+  tray: "from the tray",
+  app: "from the app's window",
+  cli: "from the command line",
+};
+
+/** `elevate:tray` → "from the tray". */
+function fromWhere(source: string): string {
+  const by = source.startsWith("elevate:") ? source.slice("elevate:".length) : source;
+  return FRONT_ENDS[by] ?? `from ${by}`;
+}
+
+/**
+ * An elevation line in words: "Protection raised to full for every agent for 15 min by you, from the
+ * tray (until 14:05)" or "Elevated mode of every agent ended early by you, from the app's window".
+ * Lines written before `elevation` was recorded carry the duration in their command (`elevate * for 15m`).
+ */
+function elevationSentence(r: AuditRecord): string {
+  const who = elevationWho(r.agentId);
+  if (r.decision === "deny") return `Elevated mode of ${who} ended early by you, ${fromWhere(r.source)}`;
+  const forMs = r.elevation?.forMs ?? minutesIn(r.command);
+  const duration = forMs !== null ? ` for ${elevationDuration(forMs)}` : "";
+  const until = r.elevation?.until;
+  return `Protection raised to full for ${who}${duration} by you, ${fromWhere(r.source)}${until ? ` (until ${timeOfDay(until)})` : ""}`;
+}
+
+function minutesIn(command: string): number | null {
+  const match = /\bfor (\d+)m$/.exec(command);
+  return match ? Number(match[1]) * 60_000 : null;
+}
 
 function who(decidedBy: string): string {
   if (decidedBy.startsWith("rule:")) return `rule ${decidedBy.slice(5)}`;
@@ -77,6 +115,7 @@ export function ActivityScreen() {
           <option value="">decisions and runs</option>
           <option value="decision">decisions</option>
           <option value="run">runs</option>
+          <option value="elevation">elevated mode</option>
         </select>
         <button type="button" className="button" onClick={list.reload}>
           Refresh
@@ -103,24 +142,48 @@ export function ActivityScreen() {
               </tr>
             </thead>
             <tbody>
-              {list.data.records.map((r) => (
-                <tr key={`${r.runId}-${r.event}`}>
-                  <td className="nowrap">{clock(r.ts)}</td>
-                  <td>
-                    <span className="mono selectable wrap">{r.command}</span>
-                    <div className="cell-note">
-                      {r.event === "run" ? "ran" : "decided"} in <span className="mono">{r.cwd}</span> ·{" "}
-                      {r.reason}
-                    </div>
-                  </td>
-                  <td>
-                    <Pill tone={DECISION[r.decision].tone}>{DECISION[r.decision].label}</Pill>
-                  </td>
-                  <td>{who(r.decidedBy)}</td>
-                  <td>{r.event === "run" ? (r.exitCode ?? (r.timedOut ? "timed out" : "—")) : ""}</td>
-                  <td>{r.agentId}</td>
-                </tr>
-              ))}
+              {list.data.records.map((r) =>
+                r.event === "elevation" ? (
+                  <tr key={`${r.runId}-${r.event}`} data-event="elevation">
+                    <td className="nowrap">{clock(r.ts)}</td>
+                    <td>{elevationSentence(r)}</td>
+                    <td>
+                      <Pill tone={ELEVATION_PILL[r.decision === "deny" ? "ended" : "started"].tone}>
+                        {ELEVATION_PILL[r.decision === "deny" ? "ended" : "started"].label}
+                      </Pill>
+                    </td>
+                    <td>{who(r.decidedBy)}</td>
+                    <td />
+                    <td>{r.agentId === "*" ? "every agent" : r.agentId}</td>
+                  </tr>
+                ) : (
+                  <tr key={`${r.runId}-${r.event}`}>
+                    <td className="nowrap">{clock(r.ts)}</td>
+                    <td>
+                      <span className="mono selectable wrap">{r.command}</span>
+                      <div className="cell-note">
+                        {r.event === "run" ? "ran" : "decided"} in <span className="mono">{r.cwd}</span> ·{" "}
+                        {r.reason}
+                      </div>
+                    </td>
+                    <td>
+                      <Pill tone={DECISION[r.decision].tone}>{DECISION[r.decision].label}</Pill>
+                    </td>
+                    <td>{who(r.decidedBy)}</td>
+                    <td>{r.event === "run" ? (r.exitCode ?? (r.timedOut ? "timed out" : "—")) : ""}</td>
+                    <td>
+                      {r.agentId}
+                      <div className="cell-note" data-provenance={r.verified ? "verified" : "claimed"}>
+                        {r.verified ? (
+                          <span className="verified-note">task {r.verified.taskId}, verified</span>
+                        ) : (
+                          `${sourceWords(r.source)}, as claimed`
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                ),
+              )}
             </tbody>
           </table>
         </div>

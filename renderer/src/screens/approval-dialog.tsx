@@ -11,7 +11,7 @@ import { Button } from "../components/buttons.js";
 import { CopyButton, Message, Notice, Pill } from "../components/common.js";
 import { SegmentList } from "../components/explanation.js";
 import { useNow } from "../components/use-now.js";
-import { countdown, fallbackOutcome, reasonWords, sourceWords, whereWords } from "../words.js";
+import { countdown, fallbackOutcome, reasonWords, runtimeWords, sourceWords, whereWords } from "../words.js";
 import { confirmedOf, draftsOf, EntryDraftRow, type DraftEntry } from "./approval/allow-always.js";
 import { hasDanger, RiskBanner } from "./approval/risk-banner.js";
 import { useArmed } from "./approval/use-arming.js";
@@ -62,12 +62,29 @@ function useChangeNotice(prompt: PromptView | null, decidedHere: RefObject<strin
   return notice;
 }
 
+/**
+ * Who asks. Verified only when the request carried its task's proof (the task's own hook, with the key
+ * Gatehouse gave that running task); anything else is what the client says, and labelled so.
+ */
 function Provenance(props: { prompt: PromptView }) {
   const { prompt } = props;
+  const v = prompt.verified;
+  if (v) {
+    return (
+      <div className="kv-row">
+        <dt>Asked by</dt>
+        <dd data-provenance="verified">
+          Task {v.taskId} <span className="verified-note">(verified: Gatehouse launched it)</span>
+          <br />
+          {runtimeWords(v.runtime)} · agent {v.agent}
+        </dd>
+      </div>
+    );
+  }
   return (
     <div className="kv-row">
       <dt>Asked by</dt>
-      <dd>
+      <dd data-provenance="claimed">
         {prompt.agentId} · {sourceWords(prompt.source)}{" "}
         <span className="muted">(as its client says; Gatehouse cannot verify this)</span>
       </dd>

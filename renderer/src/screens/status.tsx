@@ -16,6 +16,12 @@ import {
 import { Button } from "../components/buttons.js";
 import { ProtectionSummary, useProtection } from "../components/protection.js";
 import { clock, plural, relativeTime } from "../words.js";
+import {
+  ELEVATION_AGENTS,
+  ELEVATION_DURATIONS,
+  elevationDuration,
+  elevationWho,
+} from "../../../src/shared/elevation-choices.js";
 
 const STATE_WORDS: Record<ConnectionState["state"], { label: string; tone: Tone; help: string }> = {
   registered: {
@@ -67,6 +73,8 @@ export function StatusScreen(props: {
   ]);
   const [now, setNow] = useState(Date.now());
   const [problem, setProblem] = useState<string | null>(null);
+  const [elevateWho, setElevateWho] = useState<string>(ELEVATION_AGENTS[0].agentId);
+  const [elevateFor, setElevateFor] = useState<number>(ELEVATION_DURATIONS[0].forMs);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
@@ -93,7 +101,10 @@ export function StatusScreen(props: {
   const elevated = s.elevated.filter((e) => e.until > now);
   const changeElevation = async (on: boolean) => {
     const result = on
-      ? await call("elevation.start", { forMs: 15 * 60_000 }).catch((e: Error) => ({
+      ? await call("elevation.start", {
+          forMs: elevateFor,
+          ...(elevateWho === "*" ? {} : { agentId: elevateWho }),
+        }).catch((e: Error) => ({
           ok: false as const,
           reason: e.message,
         }))
@@ -118,17 +129,42 @@ export function StatusScreen(props: {
       <Section
         title="Elevated mode"
         actions={
-          <button
-            type="button"
-            className={elevated.length ? "button" : "button danger"}
-            onClick={() => void changeElevation(elevated.length === 0)}
-          >
-            {elevated.length ? "End elevated mode" : "Elevate every agent for 15 min"}
-          </button>
+          elevated.length ? (
+            <button type="button" className="button" onClick={() => void changeElevation(false)}>
+              End elevated mode
+            </button>
+          ) : null
         }
       >
         {elevated.length === 0 ? (
-          <p className="muted">Off: every agent follows the policy.</p>
+          <>
+            <p className="muted">Off: every agent follows the policy.</p>
+            <div className="toolbar elevation-choice">
+              <label htmlFor="elevate-who">Elevate</label>
+              <select id="elevate-who" value={elevateWho} onChange={(e) => setElevateWho(e.target.value)}>
+                {ELEVATION_AGENTS.map((a) => (
+                  <option key={a.agentId} value={a.agentId}>
+                    {a.words}
+                  </option>
+                ))}
+              </select>
+              <label htmlFor="elevate-for">for</label>
+              <select
+                id="elevate-for"
+                value={elevateFor}
+                onChange={(e) => setElevateFor(Number(e.target.value))}
+              >
+                {ELEVATION_DURATIONS.map((d) => (
+                  <option key={d.forMs} value={d.forMs}>
+                    {d.words}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="button danger" onClick={() => void changeElevation(true)}>
+                Elevate {elevationWho(elevateWho)} for {elevationDuration(elevateFor)}
+              </button>
+            </div>
+          </>
         ) : (
           elevated.map((e) => (
             <Message key={e.agentId} tone="warn">

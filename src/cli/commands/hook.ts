@@ -5,6 +5,7 @@
 // an unknown Codex tool or any failure here is a block.
 import type { z } from "zod";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
+import { TASK_ID_ENV, taskCredentialsFrom } from "../../approval-server/task-proof.js";
 import { SettingsFileSchema } from "../../core/settings.js";
 import { readJsonFile } from "../../core/store/index.js";
 import { nonEmptyOption, parseCommandArgs, readAllText, secondsOption } from "../args.js";
@@ -89,7 +90,7 @@ async function decide(
       reason: `Gatehouse could not read the hook input from ${agent}, so it denies the call.`,
     };
   }
-  const taskId = ctx.env.GATEHOUSE_TASK_ID?.trim();
+  const taskId = ctx.env[TASK_ID_ENV]?.trim();
   const session: HookSession = {
     ctx,
     agentId: await agentIdFor(ctx, runtime, flags.agent),
@@ -99,6 +100,8 @@ async function decide(
     workdir: flags.workdir ?? read.cwd,
     promptTimeoutMs: flags.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
     posixShell: agentShellDialect(ctx.env),
+    // Gatehouse gave the task a key in its environment: each request carries a proof, never the key.
+    task: taskCredentialsFrom(ctx.env),
     ...(flags.requested ? { requested: flags.requested } : {}),
   };
   return decideToolCall(read.call, session);

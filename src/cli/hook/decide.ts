@@ -28,6 +28,8 @@ export interface HookSession {
   promptTimeoutMs: number;
   /** The shell the agent runs commands with (read the way that shell reads them). */
   posixShell: "bash" | "sh" | "zsh";
+  /** Inside a task Gatehouse launched: its id and key (from the environment), proving each request is its own. */
+  task?: { taskId: string; key: string } | null;
   /** Settings the task's launch tightened (hook `--security`/`--ask`); sent with every request. */
   requested?: { security?: "deny" | "allowlist" | "full"; ask?: "off" | "on-miss" | "always" };
 }
@@ -144,6 +146,7 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
         };
   const result: ClientResult<DecisionBody> = await requestOnce(session.ctx.paths, "approval.request", body, {
     timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,
+    ...(session.task ? { task: session.task } : {}),
   });
   const what = call.kind === "command" ? "command" : "file access";
   if (result.status === "ok") {

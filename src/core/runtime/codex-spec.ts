@@ -12,6 +12,7 @@ import { hookCommand, hookTimeoutSeconds, type HookLaunch } from "./agent-hook.j
 import { codexMcpOverrides, userCodexServerNames } from "./codex-overrides.js";
 import type { LaunchSpec, RuntimeSpecInput } from "./launch-spec.js";
 import { tomlArray, tomlString } from "./toml-value.js";
+import { TASK_ID_ENV, TASK_KEY_ENV } from "../../shared/task-env.js";
 
 export const CODEX_AGENT_ID = "codex";
 
@@ -95,7 +96,8 @@ export function buildCodexSpec(input: CodexSpecInput): { spec: LaunchSpec; notic
   args.push(...mcp.args);
   // The moved values are in Codex's environment only: its commands never inherit them.
   const moved = Object.keys(mcp.env).sort();
-  if (moved.length > 0) args.push("-c", `shell_environment_policy.exclude=${tomlArray(moved)}`);
+  // So is the task's provenance key: it is for the hook Codex runs, never for the commands it runs.
+  args.push("-c", `shell_environment_policy.exclude=${tomlArray([...moved, TASK_KEY_ENV])}`);
   if (input.resumeId) args.push("resume");
   // `--` keeps a prompt such as "resume" or "-x" from being read as a subcommand or an option.
   args.push("--", ...(input.resumeId ? [input.resumeId] : []), input.prompt);
@@ -106,7 +108,7 @@ export function buildCodexSpec(input: CodexSpecInput): { spec: LaunchSpec; notic
       env: {
         ...mcp.env,
         CODEX_HOME: input.paths.codexHome,
-        GATEHOUSE_TASK_ID: String(input.task.taskId),
+        [TASK_ID_ENV]: String(input.task.taskId),
         WEGENT_EXECUTOR_HOME: input.paths.executorHome,
       },
       cwd: input.workdir,

@@ -3,6 +3,7 @@
 import type { Logger } from "../../core/log.js";
 import type { AppPaths, Env } from "../../core/paths.js";
 import type { SkillLaunchPort } from "./skill-launch.js";
+import type { TaskKeys } from "./task-keys.js";
 import type { WorkdirService } from "../../core/workdir/index.js";
 
 /** The device configuration a task needs (device-protocol.md §1, §6.1 rule 2). */
@@ -36,6 +37,8 @@ export interface TaskRunnerOptions {
   /** argv prefix that runs gatehouse (absolute paths), for the Claude Code hook. */
   gatehouseCommand: string[];
   skills?: TaskSkillsPort | null;
+  /** Gives each turn's agent process a provenance key the approval server checks (absent: none). */
+  taskKeys?: TaskKeys | null;
   /** How long an approval prompt of a task's command may wait (default 120 s). */
   promptTimeoutMs?: number;
   /** SIGTERM → SIGKILL of a cancelled agent's process tree (default 3 s: the tree is gone within 5 s). */

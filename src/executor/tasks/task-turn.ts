@@ -23,6 +23,7 @@ import { resolveSettings } from "../../core/policy/resolve-settings.js";
 import { CLAUDE_AGENT_ID } from "../../core/runtime/claude-spec.js";
 import { CODEX_AGENT_ID } from "../../core/runtime/codex-spec.js";
 import { RUNTIME_INHERIT } from "../../core/env-rules.js";
+import { TASK_KEY_ENV } from "../../approval-server/task-proof.js";
 import { buildAgentEnv, inheritedEnv, type InheritRules } from "../child-env.js";
 import { inheritSettingsOf, secretTest } from "../env-sources.js";
 import { findBash } from "../shells.js";
@@ -131,12 +132,19 @@ async function agentEnvRules(
 async function agentEnv(
   options: TaskRunnerOptions,
   rules: InheritRules,
-  input: { runtime: RuntimeKind; specEnv: Record<string, string>; launchSecrets: string[] },
+  input: {
+    runtime: RuntimeKind;
+    specEnv: Record<string, string>;
+    launchSecrets: string[];
+    taskKey: string | null;
+  },
 ): Promise<Record<string, string>> {
   const bash = await findBash(undefined, rules.platform);
   const shell: Record<string, string> = bash
     ? { SHELL: bash, ...(input.runtime === "claude-code" ? { CLAUDE_CODE_SHELL: bash } : {}) }
     : {};
+  // Set last and as it is: the name is one of Gatehouse's secrets, which no other child ever inherits.
+  if (input.taskKey) shell[TASK_KEY_ENV] = input.taskKey;
   return buildAgentEnv(
     options.env,
     {
@@ -319,7 +327,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   if (aborted()) return;
 
   // workdir.md §8, right before the spawn.
-  let cwd = resolution.cwd;
+  let cwd: string;
   const recheck = await options.workdir.recheckBeforeSpawn(resolution);
   if (!recheck.ok) {
     if (recheck.code === "managed-unavailable") {
@@ -346,10 +354,57 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   }
   if (aborted()) return;
 
-  const env = await agentEnv(options, envRules, {
+  // Provenance: this turn's agent process (and so its hook) gets a key of its own; it counts until the
+  // process has exited. The key is a secret like the task token: never logged, never in argv or files.
+  const agent = runtime === "codex" ? CODEX_AGENT_ID : CLAUDE_AGENT_ID;
+  const taskKey = options.taskKeys?.issue({ taskId, runtime, agent }) ?? null;
+  if (taskKey) logger.addSecret(taskKey);
+  // A cancelled task's key stops counting at the cancel, not when its process tree is finally gone.
+  const revoke = () => {
+    if (taskKey) options.taskKeys?.revoke(taskId, taskKey);
+  };
+  turn.signal.addEventListener("abort", revoke, { once: true });
+  try {
+    await runAgent(ctx, turn, {
+      runtime,
+      file: binary.file,
+      cwd,
+      args,
+      spec,
+      resumeId,
+      taskKey,
+      envRules,
+      launchSecrets: launch.secrets,
+    });
+  } finally {
+    turn.signal.removeEventListener("abort", revoke);
+    revoke();
+  }
+}
+
+interface AgentRun {
+  runtime: RuntimeKind;
+  /** The agent CLI's executable. */
+  file: string;
+  cwd: string;
+  args: string[];
+  spec: { env: Record<string, string>; stdin: string | null };
+  resumeId: string | null;
+  taskKey: string | null;
+  envRules: InheritRules;
+  launchSecrets: string[];
+}
+
+/** Spawns the turn's agent CLI and turns its output into the event stream, until the process has exited. */
+async function runAgent(ctx: TurnContext, turn: TurnHandle, run: AgentRun): Promise<void> {
+  const { options, logger } = ctx;
+  const { stream, taskId } = turn;
+  const { runtime, cwd, args, spec, resumeId } = run;
+  const env = await agentEnv(options, run.envRules, {
     runtime,
     specEnv: spec.env,
-    launchSecrets: launch.secrets,
+    launchSecrets: run.launchSecrets,
+    taskKey: run.taskKey,
   });
   turn.started({ agent: runtime, workdir: cwd });
   const parser = runtime === "codex" ? createCodexStreamParser() : createClaudeStreamParser();
@@ -394,7 +449,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   });
   const agent = startAgentProcess(
     {
-      file: binary.file,
+      file: run.file,
       args,
       env,
       cwd,

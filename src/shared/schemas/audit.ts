@@ -2,7 +2,7 @@
 // decided. Written by the executor's audit log, read back by the activity screen and the allowlist
 // preview.
 import { z } from "zod";
-import { PromptDecisionSchema } from "./prompt.js";
+import { PromptDecisionSchema, VerifiedTaskSchema } from "./prompt.js";
 
 /** Who decided, as written to the audit log and replies. */
 export const DecidedBySchema = z.union([
@@ -37,5 +37,15 @@ export const AuditRecordSchema = z.looseObject({
   elevatedUntil: z.number().int().optional(),
   /** Settings the request asked for (they may only tighten). */
   requested: z.looseObject({ security: z.string().optional(), ask: z.string().optional() }).optional(),
+  /**
+   * Decision and run lines: the request came from the hook of this running Gatehouse task (proved by its
+   * task key). Absent: agent, session and source are what the client claimed.
+   */
+  verified: VerifiedTaskSchema.optional(),
+  /**
+   * Elevation lines: how long it was started for (ms) and when it ends (epoch ms); absent on an early end.
+   * Older lines have neither (their reason names the end time).
+   */
+  elevation: z.looseObject({ forMs: z.number().optional(), until: z.number().optional() }).optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;

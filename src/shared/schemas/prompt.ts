@@ -24,6 +24,19 @@ export const PromptDecisionSchema = z.enum([
 ]);
 export type PromptDecision = z.infer<typeof PromptDecisionSchema>;
 
+/**
+ * Who asks, proved: the request came from the hook of an agent task Gatehouse launched and is still
+ * running (its task key, approval-server/task-proof.ts). Absent = what the client says is a claim.
+ */
+export const VerifiedTaskSchema = z.object({
+  taskId: z.string(),
+  /** `claude-code` or `codex`: the runtime Gatehouse started for the task. */
+  runtime: z.enum(["claude-code", "codex"]),
+  /** The agent id Gatehouse gave the task's hook (whose allowlist applies). */
+  agent: z.string(),
+});
+export type VerifiedTask = z.infer<typeof VerifiedTaskSchema>;
+
 /** What the approval dialog shows; queued by the prompt broker (approval-server/broker.ts). */
 export const PromptRequestSchema = z.object({
   id: z.string(),
@@ -40,6 +53,8 @@ export const PromptRequestSchema = z.object({
   createdAt: z.number(),
   /** When askFallback takes over (createdAt + timeout). */
   expiresAt: z.number(),
+  /** Set only when Gatehouse verified the task the request comes from; else agent and source are claims. */
+  verified: VerifiedTaskSchema.optional(),
 });
 export type PromptRequest = z.infer<typeof PromptRequestSchema>;
 

@@ -134,7 +134,9 @@ export class FakeTray implements TrayLike {
   }
   /** Clicks the menu item with this id, as a person would. */
   clickItem(id: string): void {
-    const item = this.menu.find((i) => i.id === id);
+    const all = (items: MenuItemSpec[]): MenuItemSpec[] =>
+      items.flatMap((i) => [i, ...(i.submenu ? all(i.submenu) : [])]);
+    const item = all(this.menu).find((i) => i.id === id);
     if (!item?.click)
       throw new Error(`no clickable menu item ${id} in ${this.menu.map((i) => i.id).join(", ")}`);
     item.click();

@@ -313,7 +313,7 @@ describe("the tray app's shell", () => {
   });
 
   it("the tray's elevate toggle elevates every agent with the time left shown, ends it, and both show in Activity", async () => {
-    fake.tray.clickItem("elevate");
+    fake.tray.clickItem("elevate:*:900000");
     await waitFor(() => fake.tray.menu.some((m) => m.id === "end-elevation"), { what: "End elevated mode" });
     const line = fake.tray.menu.find((m) => m.id === "elevated:*");
     expect(line?.label).toMatch(/^⚠ Elevated: every agent, 1[45] min left$/);
@@ -328,6 +328,18 @@ describe("the tray app's shell", () => {
       ["elevate:tray", "deny"],
       ["elevate:tray", "allow-once"],
     ]);
+  });
+
+  it("the tray elevates one agent for an hour from its Elevate submenu", async () => {
+    fake.tray.clickItem("elevate:codex:3600000");
+    await waitFor(() => fake.tray.menu.some((m) => m.id === "elevated:codex"), { what: "codex elevated" });
+    expect(fake.tray.menu.find((m) => m.id === "elevated:codex")?.label).toMatch(
+      /^⚠ Elevated: Codex \(codex\), (1 h|59 min) left$/,
+    );
+    const file = JSON.parse(fs.readFileSync(t.paths.approvals, "utf8"));
+    expect(Object.keys(file.elevated)).toEqual(["codex"]);
+    fake.tray.clickItem("end-elevation");
+    await waitFor(() => fake.tray.menu.some((m) => m.id === "elevate"), { what: "the elevate toggle again" });
   });
 
   it("Quit in the tray stops the services (the socket is removed) and quits the app", async () => {

@@ -1,3 +1,4 @@
+import { elevationChoices } from "../../../src/shared/elevation-choices.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -140,14 +141,24 @@ describe("tray state", () => {
     expect(none.icon).toBe("connected");
   });
 
-  it("offers to elevate every agent when nothing is elevated, and shows the time left with End now when something is", () => {
+  it("offers the Status screen's elevation choices in a submenu when nothing is elevated, and shows the time left with End now when something is", () => {
     const idle = trayState({ ...base, now: 0 });
-    expect(idle.menu.find((m) => m.id === "elevate")?.action).toEqual({
-      kind: "elevate",
-      forMs: 15 * 60_000,
-    });
+    const submenu = idle.menu.find((m) => m.id === "elevate")?.submenu ?? [];
+    expect(submenu.map((m) => [m.label, m.action])).toEqual(
+      elevationChoices().map((c) => [c.label, { kind: "elevate", agentId: c.agentId, forMs: c.forMs }]),
+    );
+    expect(submenu.map((m) => m.label)).toEqual([
+      "Every agent for 15 minutes",
+      "Every agent for 1 hour",
+      "Claude Code (claude-code) for 15 minutes",
+      "Claude Code (claude-code) for 1 hour",
+      "Codex (codex) for 15 minutes",
+      "Codex (codex) for 1 hour",
+    ]);
     const on = trayState({ ...base, now: 0, elevated: [{ agentId: "codex", until: 12 * 60_000 + 5_000 }] });
-    expect(on.menu.find((m) => m.id === "elevated:codex")?.label).toBe("⚠ Elevated: codex, 12 min left");
+    expect(on.menu.find((m) => m.id === "elevated:codex")?.label).toBe(
+      "⚠ Elevated: Codex (codex), 12 min left",
+    );
     expect(on.menu.find((m) => m.id === "end-elevation")?.action).toEqual({ kind: "end-elevation" });
     expect(on.menu.some((m) => m.id === "elevate")).toBe(false);
     expect(on.tooltip).toContain("elevated mode on");

@@ -280,6 +280,9 @@ describe("Codex launch spec", () => {
       'mcp_servers.shell.args=["tool","--flag"]',
       "-c",
       'mcp_servers.shell.env.FOO="bar"',
+      // the task's provenance key is for the hook, never for Codex's commands
+      "-c",
+      'shell_environment_policy.exclude=["GATEHOUSE_TASK_KEY"]',
       "--",
       "Fix the build",
     ]);
@@ -309,7 +312,7 @@ describe("Codex launch spec", () => {
     expect(s.args.filter((a, i) => s.args[i - 1] === "-c" && !gate.includes(a))).toEqual([
       'mcp_servers.wegent.url="https://backend.example.com/mcp"',
       'mcp_servers.wegent.env_http_headers.Authorization="GATEHOUSE_MCP_HEADER_1"',
-      'shell_environment_policy.exclude=["GATEHOUSE_MCP_HEADER_1"]',
+      'shell_environment_policy.exclude=["GATEHOUSE_MCP_HEADER_1","GATEHOUSE_TASK_KEY"]',
     ]);
   });
 
@@ -331,7 +334,7 @@ describe("Codex launch spec", () => {
       'mcp_servers.tool.command="t"',
       'mcp_servers.tool.env.MODE="fast"',
       'mcp_servers.tool.env_vars=["WEGENT_TOKEN"]',
-      'shell_environment_policy.exclude=["GATEHOUSE_MCP_HEADER_1","WEGENT_TOKEN"]',
+      'shell_environment_policy.exclude=["GATEHOUSE_MCP_HEADER_1","WEGENT_TOKEN","GATEHOUSE_TASK_KEY"]',
     ]);
     expect(s.env).toMatchObject({ GATEHOUSE_MCP_HEADER_1: "Bearer task-token", WEGENT_TOKEN: "task-token" });
     expect(notices).toEqual([
@@ -363,6 +366,8 @@ describe("Codex launch spec", () => {
       ...gate,
       "-c",
       'developer_instructions="Say \\"ok\\""',
+      "-c",
+      'shell_environment_policy.exclude=["GATEHOUSE_TASK_KEY"]',
       "resume",
       "--",
       "thread-1",
