@@ -105,6 +105,24 @@ describe("watching skill roots", () => {
     await waitFor(() => bumps.length > seen, { what: "a bump inside the new root", timeoutMs: 5000 });
   });
 
+  it("a missing root is still noticed after the folder watched in its place is removed and made again", async () => {
+    await fs.mkdir(path.join(f.WS, ".claude"), { recursive: true }); // the nearest existing parent
+    const e = await watching();
+    await e.buildCatalogue({ workspace: f.WS });
+    await e.watchReady();
+    await fs.rm(path.join(f.WS, ".claude"), { recursive: true });
+    await waitFor(() => bumps.length > 0, {
+      what: "a bump when the watched parent is removed",
+      timeoutMs: 5000,
+    });
+    await e.watchReady(); // now watching the workspace itself
+    await f.skill(path.join(f.WS, ".claude/skills/late"), { name: "late", description: "Made again" });
+    await waitFor(
+      async () => (await e.buildCatalogue({ workspace: f.WS })).skills.some((s) => s.name === "late"),
+      { what: "the re-made root to be scanned", timeoutMs: 5000 },
+    );
+  });
+
   it("changes inside ignored folders (node_modules, .git, *.egg-info) do not bump", async () => {
     await f.skill(demoDir(), { name: "demo", description: "D" });
     await watching();

@@ -170,11 +170,18 @@ export class SkillWatcher {
   /** Watches one folder's own entries (no recursion); each event names the entry that changed. */
   private watchFolder(dir: string): void {
     try {
-      const watcher = fsSync.watch(dir, (_event, name) => {
+      const watcher = fsSync.watch(dir, (event, name) => {
         if (this.closed) return;
         // No name (some platforms, overflow): any sentinel in this folder may have changed.
-        if (name === null) this.onShallowEvent(dir);
-        else this.onShallowEvent(path.join(dir, name.toString()));
+        if (name === null) return this.onShallowEvent(dir);
+        // The folder itself was removed or renamed (reported under its own name; its watch ends
+        // here): everything below it changed, and a parent that still exists is watched instead.
+        if (event === "rename" && name.toString() === path.basename(dir) && !fsSync.existsSync(dir)) {
+          this.onShallowEvent(dir);
+          void this.retarget();
+          return;
+        }
+        this.onShallowEvent(path.join(dir, name.toString()));
       });
       watcher.on("error", (error) => {
         this.options.logger.warn("Skill watcher error", { error: String(error) });
