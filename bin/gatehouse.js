@@ -39,7 +39,10 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED" && stream === process.stdout) {
       process.stderr.write(`gatehouse: cannot write the output: ${error.message}\n`);
     }
-    if (stream === process.stdout) outputClosed = true;
+    if (stream !== process.stdout) return;
+    outputClosed = true;
+    // The error may come after main() has returned (a write still queued when the reader left).
+    process.exitCode = EXIT_OUTPUT_CLOSED;
   });
 }
 const entry = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt) ? bundled : compiled;
