@@ -25,15 +25,14 @@ try {
 
 const isInlined = (id) => INLINED.some((name) => id === name || id.startsWith(`${name}/`));
 
-await fs.rm(outDir, { recursive: true, force: true });
-const bundle = await rolldown({
+const inputOptions = {
   input: { main: entry },
   platform: "node",
   // bare package names other than the inlined ones stay imports; relative paths are our own code
   external: (id) => !id.startsWith(".") && !path.isAbsolute(id) && !isInlined(id),
   logLevel: "warn",
-});
-const { output } = await bundle.write({
+};
+const outputOptions = {
   dir: outDir,
   format: "esm",
   entryFileNames: "[name].js",
@@ -41,6 +40,37 @@ const { output } = await bundle.write({
   sourcemap: false,
   // whitespace and comments only: names stay readable in stack traces, no code is rewritten
   minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
+};
+
+// Pass 1, the ordinary split, only to learn what the hot path loads: main.js and the hook command's
+// file with everything they import statically (the hook runs on every tool call an agent makes).
+const probe = await rolldown(inputOptions);
+const { output: probed } = await probe.generate(outputOptions);
+await probe.close();
+const chunks = new Map(probed.filter((item) => item.type === "chunk").map((c) => [c.fileName, c]));
+const hookModule = path.join(root, "dist/src/cli/commands/hook.js");
+const hookChunk = [...chunks.values()].find((c) => c.moduleIds.includes(hookModule));
+if (!hookChunk) throw new Error("bundle-cli: the hook command is not in the bundle");
+const hot = new Set();
+const visited = new Set();
+const visit = (fileName) => {
+  const chunk = chunks.get(fileName);
+  if (!chunk || visited.has(fileName)) return;
+  visited.add(fileName);
+  for (const id of chunk.moduleIds) hot.add(id);
+  for (const imported of chunk.imports) visit(imported);
+};
+visit("main.js");
+visit(hookChunk.fileName);
+
+// Pass 2: the same split, with the hot path's modules in one file. Node 20's ESM loader reads,
+// translates and links each file separately (an asynchronous read and a module job each): the served
+// hook went from 17 files to 3, and from 3.0× to 2.6× the CPU of `node -e 0` (issue 12).
+await fs.rm(outDir, { recursive: true, force: true });
+const bundle = await rolldown(inputOptions);
+const { output } = await bundle.write({
+  ...outputOptions,
+  codeSplitting: { groups: [{ name: "hot-path", test: (id) => hot.has(id) }] },
 });
 await bundle.close();
 
