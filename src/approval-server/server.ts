@@ -3,7 +3,6 @@
 // from the gate) turn a validated body into a reply.
 import fs from "node:fs/promises";
 import net from "node:net";
-import { performance } from "node:perf_hooks";
 import type { Logger } from "../core/log.js";
 import { describeZodError } from "../core/store/index.js";
 import {

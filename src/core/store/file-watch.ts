@@ -6,7 +6,6 @@
 // Where no watcher can be had, every look is a change (the reader re-reads, as without a watch).
 import fs from "node:fs";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 
 export interface FileWatch {
   /** True when the file may have changed since the previous call that returned true (or ever). */
@@ -17,7 +16,7 @@ export interface FileWatch {
 
 export interface FileWatchOptions {
   recheckMs?: number;
-  /** Monotonic milliseconds (default performance.now). */
+  /** Monotonic milliseconds (default: the global performance.now; importing node:perf_hooks costs start-up). */
   now?: () => number;
 }
 
