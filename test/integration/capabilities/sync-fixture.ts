@@ -8,6 +8,7 @@ import { CapabilitySync, type SyncLimits, type SyncProgress } from "../../../src
 import type { LinkOptions } from "../../../src/core/capabilities/io/links.js";
 import { startPackageServer, type PackageServer } from "../../../src/demo-backend/package-server.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+export { codexPluginLinks } from "../../support/codex-plugin-links.js";
 import { httpPackageDownloader } from "../../../src/device/package-download.js";
 
 export interface SyncHarness {
@@ -148,9 +149,4 @@ export async function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** The plugin links in `XH/plugins` (its `cache/` folder is Codex's plugin cache, codex-marketplaces.ts). */
-export async function codexPluginLinks(codexHome: string): Promise<string[]> {
-  return (await fs.readdir(path.join(codexHome, "plugins"))).filter((n) => n !== "cache").sort();
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { LEGACY_MCP_IDS_DETAIL } from "../../../src/demo-backend/rest.js";
+import { codexPluginLinks } from "../../support/codex-plugin-links.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHarness, type Harness } from "./harness.js";
 
@@ -189,7 +190,7 @@ describe("capability sync through the test backend", () => {
       "1336-default-browser",
       "42-default-image-gen",
     ]);
-    expect(await fs.readdir(path.join(h.t.home, ".codex/plugins"))).toEqual([
+    expect(await codexPluginLinks(path.join(h.t.home, ".codex"))).toEqual([
       "context7-claude-plugins-official",
     ]);
     const registry = JSON.parse(
