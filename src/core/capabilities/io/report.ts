@@ -1,8 +1,11 @@
 // The heartbeat capability report and its digest (device-protocol.md §5), built from the manifest,
 // `CH/skills` and `CH/plugins/installed_plugins.json`. Missing or unreadable sources count as empty;
 // if nothing can be read the empty report (revision 0, digest D1) goes.
+// The folder walks use synchronous calls: the report is built on every heartbeat of an otherwise idle
+// runner, and each asynchronous call is a thread-pool round trip that wakes the process again (a few
+// dozen per heartbeat); a few small stats and reads cost well under a millisecond in one go (issue 12).
 import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import path from "node:path";
 import type { AppPaths } from "../../paths.js";
 import { canonicalJson, compareCodePoints, sortByCodePoint } from "../canonical-json.js";
@@ -92,28 +95,54 @@ export function parseFrontMatter(text: string): Record<string, string> {
   return out;
 }
 
-async function isFolder(p: string): Promise<boolean> {
-  return (await fs.stat(p).catch(() => null))?.isDirectory() ?? false;
-}
-
-async function isFile(p: string): Promise<boolean> {
-  return (await fs.stat(p).catch(() => null))?.isFile() ?? false;
-}
-
-async function readHead(file: string, bytes = 64 * 1024): Promise<string> {
-  const handle = await fs.open(file, "r");
+/** What `p` names (following links), or null when it cannot be looked at. */
+function statOf(p: string): fs.Stats | null {
   try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8");
-  } finally {
-    await handle.close();
+    return fs.statSync(p, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
   }
 }
 
-async function sortedNames(dir: string): Promise<string[]> {
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
+function isFolder(p: string): boolean {
+  return statOf(p)?.isDirectory() ?? false;
+}
+
+function isFile(p: string): boolean {
+  return statOf(p)?.isFile() ?? false;
+}
+
+/** The first `bytes` of `file` as text ("" when it cannot be read). */
+function readHead(file: string, bytes = 64 * 1024): string {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(file, "r");
+    const buffer = Buffer.alloc(bytes);
+    const bytesRead = fs.readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } catch {
+    return "";
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+function sortedNames(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    names = [];
+  }
   return names.sort(compareCodePoints);
+}
+
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -121,15 +150,15 @@ async function sortedNames(dir: string): Promise<string[]> {
  * even when no manifest entry records it: a sync killed half-way leaves such links, and the next
  * sync or start-up removes them.
  */
-async function isGatehouseItem(p: string, storeRoots: string[]): Promise<boolean> {
-  const stat = await fs.lstat(p).catch(() => null);
+function isGatehouseItem(p: string, storeRoots: string[]): boolean {
+  const stat = orNull(() => fs.lstatSync(p));
   if (!stat) return false;
   if (stat.isSymbolicLink()) {
-    const raw = await fs.readlink(p).catch(() => null);
+    const raw = orNull(() => fs.readlinkSync(p));
     return raw !== null && storeRoots.some((root) => isInside(path.resolve(path.dirname(p), raw), root));
   }
   if (!stat.isDirectory()) return false;
-  const marker = (await fs.readFile(path.join(p, COPY_MARKER), "utf8").catch(() => "")).trim();
+  const marker = (orNull(() => fs.readFileSync(path.join(p, COPY_MARKER), "utf8")) ?? "").trim();
   return marker !== "" && storeRoots.some((root) => isInside(marker, root));
 }
 
@@ -137,24 +166,23 @@ async function localUserSkills(paths: AppPaths, manifest: CapabilityManifest): P
   const dir = path.join(paths.claudeHome, "skills");
   const storeRoots = await resolveStoreRoots(paths.capabilityStore);
   const out: ReportSkill[] = [];
-  for (const name of await sortedNames(dir)) {
+  for (const name of sortedNames(dir)) {
     // dot entries are hidden files, and the temporary names of links being replaced
     if (name.startsWith(".") || Object.hasOwn(manifest.skills, name)) continue;
     const folder = path.join(dir, name);
-    if (await isGatehouseItem(folder, storeRoots)) continue;
-    if ((await isFolder(folder)) && (await isFile(path.join(folder, "SKILL.md"))))
-      out.push({ name, source: "local_user" });
+    if (isGatehouseItem(folder, storeRoots)) continue;
+    if (isFolder(folder) && isFile(path.join(folder, "SKILL.md"))) out.push({ name, source: "local_user" });
   }
   return out;
 }
 
-async function pluginSkills(root: string): Promise<ReportPluginSkill[]> {
+function pluginSkills(root: string): ReportPluginSkill[] {
   const dir = path.join(root, "skills");
   const out: ReportPluginSkill[] = [];
-  for (const folder of await sortedNames(dir)) {
+  for (const folder of sortedNames(dir)) {
     const skillMd = path.join(dir, folder, "SKILL.md");
-    if (!(await isFolder(path.join(dir, folder))) || !(await isFile(skillMd))) continue;
-    const front = parseFrontMatter(await readHead(skillMd).catch(() => ""));
+    if (!isFolder(path.join(dir, folder)) || !isFile(skillMd)) continue;
+    const front = parseFrontMatter(readHead(skillMd));
     out.push({ name: front.name || folder, description: front.description ?? "", path: `skills/${folder}` });
   }
   return out;
@@ -175,7 +203,7 @@ async function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): Pro
     const installPath =
       typeof entry.installPath === "string" ? manifestPath(entry.installPath, paths.home) : null;
     const storePath = managedEntry?.store_path ? manifestPath(managedEntry.store_path, paths.home) : null;
-    const root = installPath && (await isFolder(installPath)) ? installPath : storePath;
+    const root = installPath && isFolder(installPath) ? installPath : storePath;
     const plugin: ReportPlugin = {
       name: at >= 0 ? key.slice(0, at) : key,
       marketplace: at >= 0 ? key.slice(at + 1) : "",
@@ -184,7 +212,7 @@ async function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): Pro
       source: managed ? "wegent" : "local_user",
       ...(typeof entry.installedAt === "string" && { installed_at: entry.installedAt }),
       ...(typeof entry.lastUpdated === "string" && { last_updated: entry.lastUpdated }),
-      skills: root ? await pluginSkills(root) : [],
+      skills: root ? pluginSkills(root) : [],
       ...(managed &&
         managedEntry?.installed_plugin_id !== undefined && {
           installed_plugin_id: managedEntry.installed_plugin_id,
