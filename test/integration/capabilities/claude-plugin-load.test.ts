@@ -3,7 +3,6 @@
 // that name), so `claude plugin list --json` reports no error and a real session's init event lists the
 // plugin and its skill. Removing the plugin removes Gatehouse's marketplace record and folder; the
 // user's own marketplace record is never touched.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -14,6 +13,7 @@ import {
 } from "../../../src/core/capabilities/io/claude-marketplaces.js";
 import { pluginZip } from "../../support/archives.js";
 import { REPO_ROOT } from "../../support/cli.js";
+import { programOutput } from "../../support/programs.js";
 import { startScriptedAnthropic, type ScriptedAnthropic } from "../../support/scripted-anthropic.js";
 import { makeSyncHarness, publishPlugin, type SyncHarness } from "./sync-fixture.js";
 
@@ -21,25 +21,14 @@ const CLAUDE = path.join(REPO_ROOT, "node_modules/.bin/claude");
 const available = fs.existsSync(CLAUDE);
 
 function runClaude(h: SyncHarness, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE, args, {
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: h.home.home,
-        CLAUDE_CONFIG_DIR: h.home.paths.claudeHome,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        ...extraEnv,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`claude exited ${code}: ${err}`)),
-    );
+  return programOutput(CLAUDE, args, {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: h.home.home,
+      CLAUDE_CONFIG_DIR: h.home.paths.claudeHome,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      ...extraEnv,
+    },
   });
 }
 

@@ -4,7 +4,6 @@
 // real `codex exec` session offers its skill to the model. Removing it unregisters it: the CLI no
 // longer shows it and config.toml is again byte for byte what the user wrote, the user's own
 // marketplace and plugin (installed with the real CLI) untouched throughout.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -16,6 +15,7 @@ import {
 } from "../../../src/core/capabilities/io/codex-marketplaces.js";
 import { pluginZip } from "../../support/archives.js";
 import { REPO_ROOT } from "../../support/cli.js";
+import { programOutput } from "../../support/programs.js";
 import {
   codexProviderArgs,
   startScriptedOpenAi,
@@ -27,25 +27,14 @@ const CODEX = path.join(REPO_ROOT, "node_modules/.bin/codex");
 const available = fs.existsSync(CODEX);
 
 function runCodex(h: SyncHarness, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CODEX, args, {
-      cwd: h.home.home,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: h.home.home,
-        CODEX_HOME: h.home.paths.codexHome,
-        ...extraEnv,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`codex exited ${code}: ${err}`)),
-    );
+  return programOutput(CODEX, args, {
+    cwd: h.home.home,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: h.home.home,
+      CODEX_HOME: h.home.paths.codexHome,
+      ...extraEnv,
+    },
   });
 }
 

@@ -95,21 +95,12 @@ export function parseFrontMatter(text: string): Record<string, string> {
   return out;
 }
 
-/** What `p` names (following links), or null when it cannot be looked at. */
-function statOf(p: string): fs.Stats | null {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-}
-
 function isFolder(p: string): boolean {
-  return statOf(p)?.isDirectory() ?? false;
+  return orNull(() => fs.statSync(p))?.isDirectory() ?? false;
 }
 
 function isFile(p: string): boolean {
-  return statOf(p)?.isFile() ?? false;
+  return orNull(() => fs.statSync(p))?.isFile() ?? false;
 }
 
 /** The first `bytes` of `file` as text ("" when it cannot be read). */
@@ -128,15 +119,10 @@ function readHead(file: string, bytes = 64 * 1024): string {
 }
 
 function sortedNames(dir: string): string[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    names = [];
-  }
-  return names.sort(compareCodePoints);
+  return (orNull(() => fs.readdirSync(dir)) ?? []).sort(compareCodePoints);
 }
 
+/** `read()`, or null when it throws (a missing or unreadable file counts as absent). */
 function orNull<T>(read: () => T): T | null {
   try {
     return read();
