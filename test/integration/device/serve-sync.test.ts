@@ -1,6 +1,7 @@
 // Issue 18 through the real `gatehouse serve` and the real test backend: a runner killed (SIGKILL)
 // in the middle of a replace sync comes back with links, registry and manifest in agreement before
-// its first heartbeat; and SIGTERM does not wait for a sync stuck in a download.
+// its first heartbeat; SIGTERM does not wait for a sync stuck in a download; and a plugin the backend
+// syncs is what the real Claude Code and Codex CLIs list, until a replace without it unregisters it.
 import { watch } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -9,6 +10,8 @@ import { loadManifest } from "../../../src/core/capabilities/index.js";
 import { defaultCatalogue, generatedSkills } from "../../../src/demo-backend/catalogue.js";
 import { startTestBackend, TestBackend } from "../../../src/demo-backend/server.js";
 import { skillZip } from "../../support/archives.js";
+import { REPO_ROOT } from "../../support/cli.js";
+import { programOutput } from "../../support/programs.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startServe, type ServeProcess } from "../approval-server/serve-process.js";
@@ -54,7 +57,69 @@ async function disagreement(t: TempHome): Promise<{ unlinked: string[]; stray: s
   return { unlinked, stray };
 }
 
+const CLAUDE = path.join(REPO_ROOT, "node_modules/.bin/claude");
+const CODEX = path.join(REPO_ROOT, "node_modules/.bin/codex");
+const PLUGIN = "context7@claude-plugins-official";
+
+/** What the real agent CLIs list as installed for this home (offline config commands). */
+async function agentPlugins(t: TempHome) {
+  const options = {
+    cwd: t.home,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: t.home,
+      CLAUDE_CONFIG_DIR: t.paths.claudeHome,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      CODEX_HOME: t.paths.codexHome,
+    },
+  };
+  const claude = JSON.parse(await programOutput(CLAUDE, ["plugin", "list", "--json"], options)) as Array<{
+    id: string;
+    errors?: string[];
+  }>;
+  const codex = JSON.parse(await programOutput(CODEX, ["plugin", "list", "--json"], options)) as {
+    installed: Array<{ pluginId: string; installed: boolean; enabled: boolean }>;
+  };
+  return {
+    claude: claude.filter((p) => p.id === PLUGIN),
+    codex: codex.installed.filter((p) => p.pluginId === PLUGIN),
+  };
+}
+
 describe("gatehouse serve and capability sync", () => {
+  it(
+    "a plugin synced through the runner is listed by the real Claude Code and Codex, and a replace without it unregisters it",
+    { timeout: 180_000 },
+    async () => {
+      const backend = await startTestBackend({
+        token: TOKEN,
+        installed: { skills: [], plugins: [9], mcps: [] },
+      });
+      cleanups.push(() => backend.close());
+      const t = await makeTempHome("gatehouse-serve-plugin-");
+      cleanups.push(() => t.cleanup());
+      await writeDeviceConfig(t, backend.url);
+      await runner(t, backend);
+      await waitFor(() => (backend.device(DEVICE_ID)?.syncAcks.length ?? 0) > 0, {
+        what: "the replace sync after registration",
+        timeoutMs: 60_000,
+      });
+      expect(backend.device(DEVICE_ID)!.syncAcks.at(-1)).toMatchObject({ success: true });
+
+      const synced = await agentPlugins(t);
+      expect(synced.claude).toHaveLength(1);
+      expect(synced.claude[0]!.errors ?? []).toEqual([]);
+      expect(synced.codex).toEqual([expect.objectContaining({ installed: true, enabled: true })]);
+
+      const ack = await backend.syncCapabilities(
+        DEVICE_ID,
+        backend.syncPayload(DEVICE_ID, { skills: [], plugins: [], mcps: [] }, "replace"),
+      );
+      expect(ack).toMatchObject({ success: true });
+      expect(await agentPlugins(t)).toEqual({ claude: [], codex: [] });
+    },
+  );
+
   it(
     "killed with SIGKILL during a replace, the restarted runner's first heartbeat reports only what is really installed",
     { timeout: 240_000 },
