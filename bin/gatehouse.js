@@ -5,10 +5,9 @@
 // run without the bundle step leaves it stale: the compiled modules run instead).
 import { statSync } from "node:fs";
 import module from "node:module";
-import os from "node:os";
 import path from "node:path";
-import v8 from "node:v8";
 
+const BASELINE_WASM_ONLY = "--liftoff-only";
 const compiled = new URL("../dist/src/cli/main.js", import.meta.url);
 const bundled = new URL("../dist/cli/main.js", import.meta.url);
 const mtime = (url) => statSync(url, { throwIfNoEntry: false })?.mtimeMs ?? null;
@@ -21,15 +20,25 @@ if (compiledAt === null && bundledAt === null) {
   );
   process.exit(2);
 }
-// Node 22.1+ can keep compiled code between runs. Its default folder is in the shared temp folder,
-// where another user could plant code: ours lives in the user's own cache folder.
-module.enableCompileCache?.(
-  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "gatehouse", "compile-cache"),
-);
+// Node 22.1+ can keep compiled code between runs. Whoever can write that folder can swap the code
+// the hook runs, so it is neither the shared temp folder (other users) nor ~/.cache (the agents run as
+// this user): it is inside Gatehouse's own home, which the gate keeps agents out of (own-files), once
+// `gatehouse init` has made that home.
+if (module.enableCompileCache) {
+  const { resolvePaths } = await import("../dist/src/core/paths.js");
+  const { executorHome } = resolvePaths(process.env);
+  if (statSync(executorHome, { throwIfNoEntry: false })?.isDirectory()) {
+    module.enableCompileCache(path.join(executorHome, "compile-cache"));
+  }
+}
 // A one-shot command runs the shell parsers' WebAssembly a few times and exits: V8's background
 // recompilation of it with its optimising compiler would cost several times the whole command (it
-// kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier.
-if (process.argv[2] !== "serve") v8.setFlagsFromString("--liftoff-only");
+// kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier. The
+// hook, which runs on every tool call, parses only when no Gatehouse answers: it sets the flag itself
+// then (src/cli/hook/decide.ts), and skips loading node:v8 here.
+if (process.argv[2] !== "serve" && process.argv[2] !== "hook") {
+  (await import("node:v8")).default.setFlagsFromString(BASELINE_WASM_ONLY);
+}
 // A reader that goes away (`gatehouse exec --json … | head -c 300`) ends our output quietly, as
 // SIGPIPE ends a C program's: no stack trace, nothing more written, exit status 128 + SIGPIPE.
 const EXIT_OUTPUT_CLOSED = 141;

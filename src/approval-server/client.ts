@@ -3,9 +3,9 @@
 // mac, and that `re` is the nonce this client sent), pipelines requests on one connection, and reports
 // a missing (or untrusted) server as a value (`unavailable`) so the caller can apply askFallback.
 import net from "node:net";
-import { ApprovalsFileSchema } from "../core/approvals/schema.js";
 import type { AppPaths } from "../core/paths.js";
-import { readJsonFile } from "../core/store/index.js";
+import { readJsonFile } from "../core/store/json-file.js";
+import { ApprovalsSocketViewSchema } from "../shared/schemas/approvals-socket.js";
 import { checkTrustedFile, checkTrustedSocket } from "../core/io/trust.js";
 import { checkFrameTime, computeMac, macMatches, NonceSource } from "./frame-auth.js";
 import { LineReader } from "./framing.js";
@@ -306,7 +306,8 @@ export async function readSocketCredentials(
 ): Promise<SocketCredentials> {
   const untrusted = checkTrustedFile(paths.approvals);
   if (untrusted) return { status: "unavailable", reason: untrusted.message, untrusted: true };
-  const file = await readJsonFile(paths.approvals, ApprovalsFileSchema);
+  // Only the socket section: the policy is the server's to read and check.
+  const file = await readJsonFile(paths.approvals, ApprovalsSocketViewSchema);
   if (file.status === "missing") {
     return {
       status: "unavailable",

@@ -1,13 +1,16 @@
 // The approval socket's wire format (approval-protocol.md, version 2 in docs/approval-protocol-v2.md):
-// one schema per frame and per request body, used by the server and the client alike.
-import { z } from "zod";
+// one schema per frame and per request body, used by the server and the client alike. zod/mini: the
+// agent hook loads this on every tool call (issue 12).
+import { z } from "zod/mini";
+import type { Explanation } from "../shared/schemas/explanation.js";
 import {
   FileAccessKindSchema,
   OutcomeSchema,
   PosixShellSchema,
+  SecuritySchema,
+  AskSchema,
   ShellKindSchema,
-  type Explanation,
-} from "../shared/schemas/explanation.js";
+} from "../shared/schemas/policy-words.js";
 import { TASK_ID_PATTERN } from "./task-proof.js";
 
 export const PROTOCOL_VERSION = 2;
@@ -37,7 +40,8 @@ export const REQUEST_TYPES = [
 ] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
-const Hex = (min: number, max: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${min},${max}}$`));
+const Hex = (min: number, max: number) =>
+  z.string().check(z.regex(new RegExp(`^[0-9a-fA-F]{${min},${max}}$`)));
 
 /**
  * A signed request as it travels on the socket. `body` is a JSON text, signed as is. `type` and `id`
@@ -45,22 +49,26 @@ const Hex = (min: number, max: number) => z.string().regex(new RegExp(`^[0-9a-fA
  */
 export const RequestFrameSchema = z.object({
   v: z.literal(PROTOCOL_VERSION),
-  type: z.string().regex(/^[a-z][a-z0-9._-]{0,63}$/, "a request type is 1–64 of a-z 0-9 . _ -"),
-  id: z.string().regex(/^[\x21-\x7e]{1,128}$/, "an id is 1–128 printable ASCII characters without spaces"),
+  type: z.string().check(z.regex(/^[a-z][a-z0-9._-]{0,63}$/, "a request type is 1–64 of a-z 0-9 . _ -")),
+  id: z
+    .string()
+    .check(z.regex(/^[\x21-\x7e]{1,128}$/, "an id is 1–128 printable ASCII characters without spaces")),
   nonce: Hex(16, 64),
-  ts: z.number().int().nonnegative(),
+  ts: z.int().check(z.nonnegative()),
   body: z.string(),
   mac: Hex(64, 64),
   /**
    * From the hook of an agent task Gatehouse launched: the task's id and a proof under its task key over
    * what the mac covers (task-proof.ts). Without it, who asks is what the body claims.
    */
-  task: z
-    .object({
-      id: z.string().regex(TASK_ID_PATTERN, "a task id is 1–64 printable ASCII characters without spaces"),
+  task: z.optional(
+    z.object({
+      id: z
+        .string()
+        .check(z.regex(TASK_ID_PATTERN, "a task id is 1–64 printable ASCII characters without spaces")),
       proof: Hex(64, 64),
-    })
-    .optional(),
+    }),
+  ),
 });
 export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 
@@ -70,9 +78,9 @@ export type SignedReplyFrame = RequestFrame;
 
 /** An unsigned error (only for refusals before or during authentication). */
 export const UnsignedErrorFrameSchema = z.object({
-  v: z.number().optional(),
+  v: z.optional(z.number()),
   type: z.literal("error"),
-  id: z.string().nullable(),
+  id: z.nullable(z.string()),
   body: z.string(),
 });
 export type UnsignedErrorFrame = z.infer<typeof UnsignedErrorFrameSchema>;
@@ -85,24 +93,28 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 // ---- request bodies -------------------------------------------------------------------------
 
-const Argv = z.array(z.string().max(65_536)).min(1).max(4_096);
-const CommandText = z.string().min(1).max(200_000);
+/** A string of `min` to `max` characters. */
+const Text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const Argv = z.array(z.string().check(z.maxLength(65_536))).check(z.minLength(1), z.maxLength(4_096));
+const CommandText = Text(1, 200_000);
 
 const commandFields = {
-  argv: Argv.optional(),
+  argv: z.optional(Argv),
   /** A shell string; an array is taken as an argv (as in the protocol's worked example). */
-  command: z.union([CommandText, Argv]).optional(),
-  shell: ShellKindSchema.optional(),
+  command: z.optional(z.union([CommandText, Argv])),
+  shell: z.optional(ShellKindSchema),
   /** Which POSIX shell will run the string (the agent's own): only ever reads it more strictly than bash. */
-  posixShell: PosixShellSchema.optional(),
-  cwd: z.string().min(1).max(4_096).optional(),
-  agentId: z.string().min(1).max(200).optional(),
+  posixShell: z.optional(PosixShellSchema),
+  cwd: z.optional(Text(1, 4_096)),
+  agentId: z.optional(Text(1, 200)),
   /** The request's own settings: they may only tighten the policy (a looser one is refused). */
-  security: z.enum(["deny", "allowlist", "full"]).optional(),
-  ask: z.enum(["off", "on-miss", "always"]).optional(),
+  security: z.optional(SecuritySchema),
+  ask: z.optional(AskSchema),
 };
 
-function exactlyOneCommand(body: { argv?: unknown; command?: unknown }, ctx: z.RefinementCtx): void {
+type RefinementContext = Parameters<Parameters<typeof z.superRefine>[0]>[1];
+
+function exactlyOneCommand(body: { argv?: unknown; command?: unknown }, ctx: RefinementContext): void {
   if ((body.argv === undefined) === (body.command === undefined)) {
     ctx.addIssue({ code: "custom", message: "exactly one of argv and command must be given" });
   }
@@ -110,7 +122,7 @@ function exactlyOneCommand(body: { argv?: unknown; command?: unknown }, ctx: z.R
 
 export const PingBodySchema = z.looseObject({});
 
-export const ExplainBodySchema = z.object(commandFields).superRefine(exactlyOneCommand);
+export const ExplainBodySchema = z.object(commandFields).check(z.superRefine(exactlyOneCommand));
 export type ExplainBody = z.infer<typeof ExplainBodySchema>;
 
 /** Prompt timeout bounds (exec-policy.md "Deciding": default 120 s, at most 30 min). */
@@ -119,51 +131,51 @@ export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
 /** A file an agent's own tool reads or writes (Claude Code's Write/Edit/Read…, Codex's apply_patch). */
 export const FileAccessBodySchema = z.object({
   /** The agent's tool, as shown to the person: `Write`, `Edit`, `apply_patch`, `Read`, … */
-  tool: z.string().min(1).max(100),
+  tool: Text(1, 100),
   access: FileAccessKindSchema,
   /** As the agent gave them; relative ones are taken from `workdir`. */
-  paths: z.array(z.string().min(1).max(4_096)).min(1).max(64),
+  paths: z.array(Text(1, 4_096)).check(z.minLength(1), z.maxLength(64)),
   /** The task's working folder: writing inside it needs nobody (unless ask=always). */
-  workdir: z.string().min(1).max(4_096),
+  workdir: Text(1, 4_096),
 });
 export type FileAccessBody = z.infer<typeof FileAccessBodySchema>;
+
+/** A whole number from 1 to `max`. */
+const PositiveInt = (max: number) => z.int().check(z.positive(), z.maximum(max));
 
 export const ApprovalRequestBodySchema = z
   .object({
     ...commandFields,
     /** Instead of a command: a file access (then `argv`, `command` and `shell` are absent). */
-    file: FileAccessBodySchema.optional(),
-    sessionKey: z.string().min(1).max(300).optional(),
-    source: z.string().min(1).max(100).optional(),
-    reason: z.string().max(2_000).optional(),
-    timeoutMs: z.number().int().positive().max(MAX_PROMPT_TIMEOUT_MS).optional(),
+    file: z.optional(FileAccessBodySchema),
+    sessionKey: z.optional(Text(1, 300)),
+    source: z.optional(Text(1, 100)),
+    reason: z.optional(Text(0, 2_000)),
+    timeoutMs: z.optional(PositiveInt(MAX_PROMPT_TIMEOUT_MS)),
   })
-  .superRefine((body, ctx) => {
-    if (body.file === undefined) return exactlyOneCommand(body, ctx);
-    if (body.argv !== undefined || body.command !== undefined || body.shell !== undefined)
-      ctx.addIssue({ code: "custom", message: "a file access carries no argv, command or shell" });
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.file === undefined) return exactlyOneCommand(body, ctx);
+      if (body.argv !== undefined || body.command !== undefined || body.shell !== undefined)
+        ctx.addIssue({ code: "custom", message: "a file access carries no argv, command or shell" });
+    }),
+  );
 export type ApprovalRequestBody = z.infer<typeof ApprovalRequestBodySchema>;
 
 export const ExecRunBodySchema = z
   .object({
     ...commandFields,
-    env: z.record(z.string(), z.string()).optional(),
-    sessionKey: z.string().min(1).max(300).optional(),
-    timeoutMs: z.number().int().positive().max(600_000).optional(),
-    maxOutputBytes: z
-      .number()
-      .int()
-      .positive()
-      .max(5 * 1024 * 1024)
-      .optional(),
+    env: z.optional(z.record(z.string(), z.string())),
+    sessionKey: z.optional(Text(1, 300)),
+    timeoutMs: z.optional(PositiveInt(600_000)),
+    maxOutputBytes: z.optional(PositiveInt(5 * 1024 * 1024)),
   })
-  .superRefine(exactlyOneCommand);
+  .check(z.superRefine(exactlyOneCommand));
 export type ExecRunBody = z.infer<typeof ExecRunBodySchema>;
 
 /** A call of the Gatehouse Skill tool (skills.md §9) from a task's skill MCP server: it reads skills, nothing else. */
 export const SkillCallBodySchema = z.object({
-  sessionKey: z.string().min(1).max(300),
+  sessionKey: Text(1, 300),
   /** The tool's arguments as the model gave them; the engine validates them. */
   args: z.looseObject({}),
 });
@@ -175,7 +187,7 @@ export const REQUEST_BODY_SCHEMAS = {
   "approval.request": ApprovalRequestBodySchema,
   "exec.run": ExecRunBodySchema,
   "skill.call": SkillCallBodySchema,
-} as const satisfies Record<RequestType, z.ZodType>;
+} as const satisfies Record<RequestType, z.ZodMiniType>;
 
 export interface RequestBodies {
   ping: Record<string, never>;
@@ -210,17 +222,17 @@ export type PongBody = z.infer<typeof PongBodySchema>;
 export const DecisionBodySchema = z.looseObject({
   decision: PromptDecisionSchema,
   decidedBy: z.string(),
-  reason: z.string().optional(),
-  savedEntries: z.array(z.looseObject({})).optional(),
+  reason: z.optional(z.string()),
+  savedEntries: z.optional(z.array(z.looseObject({}))),
 });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 
 export const ExecResultBodySchema = z.looseObject({
   decision: PromptDecisionSchema,
   decidedBy: z.string(),
-  reason: z.string().optional(),
-  exitCode: z.number().int().nullable(),
-  signal: z.string().nullable(),
+  reason: z.optional(z.string()),
+  exitCode: z.nullable(z.int()),
+  signal: z.nullable(z.string()),
   timedOut: z.boolean(),
   stdout: z.string(),
   stderr: z.string(),

@@ -1,10 +1,8 @@
 // What the commands share for reading their input: argument parsing that turns every mistake into a
-// UsageError (exit 2), the common option checks, stdin, and the approvals store at the app's paths.
+// UsageError (exit 2), the common option checks and stdin.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ApprovalsStore } from "../core/approvals/index.js";
-import type { AppPaths } from "../core/paths.js";
 import { UsageError } from "./context.js";
 
 /** `node:util` parseArgs (strict unless told otherwise) whose errors are UsageErrors. */
@@ -73,11 +71,6 @@ export async function readAllText(stream: NodeJS.ReadableStream): Promise<string
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** The approvals store at the app's paths (what every command that reads or edits the policy opens). */
-export function approvalsStoreAt(paths: Pick<AppPaths, "approvals" | "defaultSocket">): ApprovalsStore {
-  return new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
 }
 
 /** `--security` / `--ask` options: settings a command asks for, which may only tighten the policy. */

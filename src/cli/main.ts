@@ -9,6 +9,8 @@ import {
   type CommandSpec,
 } from "./context.js";
 import { commands } from "./commands/index.js";
+import { config as zodConfig } from "zod/mini";
+import englishMessages from "zod/v4/locales/en.js";
 
 async function helpText(): Promise<string> {
   const specs = await Promise.all(commands.map((c) => c.load()));
@@ -43,6 +45,11 @@ export async function main(argv: string[], ctx: CliContext = createCliContext())
     ctx.stderr.write(`gatehouse: unknown command "${name}"\n\n${await helpText()}\n`);
     return 2;
   }
+  // zod compiles a fast path for each object schema it parses (new Function): worth it in the long-lived
+  // runner, a cost in a command that parses a few values and exits (the hook runs on every tool call).
+  if (name !== "serve") zodConfig({ jitless: true });
+  // Validation messages in English, as classic zod words them (the hook's path loads only zod/mini).
+  zodConfig(englishMessages());
   const spec: CommandSpec = await entry.load();
   // `--help` anywhere before `--` (`gatehouse workdir resolve --help`); after `--` it belongs to the command.
   const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));

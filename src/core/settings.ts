@@ -1,21 +1,24 @@
 // App settings `E/settings.json`. Each feature owns its section's detailed schema (workdir roots in
 // core/workdir, skills in core/skills); this file holds the envelope so one store writes the file.
-import { z } from "zod";
+// zod/mini: the agent hook reads this file on every tool call (issue 12).
+import { z } from "zod/mini";
 import { INHERIT_PATTERN, refusedInheritName } from "./env-rules.js";
 
 export const SettingsFileSchema = z.looseObject({
-  version: z.literal(1).default(1),
-  workdir: z.looseObject({ roots: z.array(z.string()).default([]) }).optional(),
+  version: z._default(z.literal(1), 1),
+  workdir: z.optional(z.looseObject({ roots: z._default(z.array(z.string()), []) })),
   /** skills.md §6; parsed by src/core/skills. */
-  skills: z.looseObject({}).optional(),
+  skills: z.optional(z.looseObject({})),
   /** Agent CLI binaries when not on PATH. */
-  agents: z.looseObject({ claudePath: z.string().optional(), codexPath: z.string().optional() }).optional(),
+  agents: z.optional(
+    z.looseObject({ claudePath: z.optional(z.string()), codexPath: z.optional(z.string()) }),
+  ),
   /** Agent id the Claude Code hook uses outside Gatehouse tasks (default `claude-code`). */
-  hook: z.looseObject({ claudeAgentId: z.string().optional() }).optional(),
+  hook: z.optional(z.looseObject({ claudeAgentId: z.optional(z.string()) })),
   /** Variables children inherit besides the built-in list; parsed by `environmentSettings`. */
-  environment: z.looseObject({}).optional(),
-  launchAtLogin: z.boolean().optional(),
-  ui: z.looseObject({}).optional(),
+  environment: z.optional(z.looseObject({})),
+  launchAtLogin: z.optional(z.boolean()),
+  ui: z.optional(z.looseObject({})),
 });
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
 
@@ -29,19 +32,21 @@ export function emptySettings(): SettingsFile {
  * how bash reads a command are refused here, with the reason.
  */
 export const EnvironmentSettingsSchema = z.looseObject({
-  inherit: z
-    .array(
-      z
-        .string()
-        .max(200)
-        .regex(INHERIT_PATTERN, "must be a variable name, or a name prefix followed by * (e.g. AWS_*)")
-        .superRefine((pattern, ctx) => {
-          const refused = refusedInheritName(pattern);
-          if (refused) ctx.addIssue({ code: "custom", message: refused });
-        }),
-    )
-    .max(500)
-    .default([]),
+  inherit: z._default(
+    z
+      .array(
+        z.string().check(
+          z.maxLength(200),
+          z.regex(INHERIT_PATTERN, "must be a variable name, or a name prefix followed by * (e.g. AWS_*)"),
+          z.superRefine((pattern, ctx) => {
+            const refused = refusedInheritName(pattern);
+            if (refused) ctx.addIssue({ code: "custom", message: refused });
+          }),
+        ),
+      )
+      .check(z.maxLength(500)),
+    [],
+  ),
 });
 export type EnvironmentSettings = z.infer<typeof EnvironmentSettingsSchema>;
 

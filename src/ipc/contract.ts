@@ -471,9 +471,9 @@ export const CONTRACT = {
       .object({
         agentId: SettingsTargetSchema,
         /** null = inherit again (the field is removed). */
-        security: SecuritySchema.nullable().optional(),
-        ask: AskSchema.nullable().optional(),
-        askFallback: SecuritySchema.nullable().optional(),
+        security: z.optional(z.nullable(SecuritySchema)),
+        ask: z.optional(z.nullable(AskSchema)),
+        askFallback: z.optional(z.nullable(SecuritySchema)),
       })
       .strict(),
     response: z.union([Ok, Refusal]),

@@ -7,10 +7,11 @@ import {
   validateEntry,
   type AllowlistEntry,
   type NewAllowlistEntry,
+  approvalsStoreAt,
 } from "../../core/approvals/index.js";
 import { resolveExecutable } from "../../core/policy/index.js";
 import type { ApprovalsStore } from "../../core/approvals/index.js";
-import { approvalsStoreAt, parseCommandArgs } from "../args.js";
+import { parseCommandArgs } from "../args.js";
 import {
   approvalsFileInvalid,
   EXIT_APPROVALS_INVALID,

@@ -4,7 +4,8 @@
 import { activeElevation } from "../../core/policy/resolve-settings.js";
 import { AuditLog } from "../../executor/audit-log.js";
 import { endElevation, MAX_ELEVATION_MS, startElevation } from "../../executor/elevation.js";
-import { approvalsStoreAt, nonEmptyOption, parseCommandArgs } from "../args.js";
+import { nonEmptyOption, parseCommandArgs } from "../args.js";
+import { approvalsStoreAt } from "../../core/approvals/index.js";
 import {
   EXIT_APPROVALS_INVALID,
   printJson,

@@ -20,7 +20,6 @@ import {
 } from "../../executor/output-capture.js";
 import { DEFAULT_TIMEOUT_MS } from "../../executor/run-process.js";
 import {
-  approvalsStoreAt,
   existingFolderOption,
   nonEmptyOption,
   parseCommandArgs,
@@ -28,6 +27,7 @@ import {
   requestedSettingsOption,
   secondsOption,
 } from "../args.js";
+import { approvalsStoreAt } from "../../core/approvals/index.js";
 import { printJson, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE =

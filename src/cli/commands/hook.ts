@@ -3,12 +3,20 @@
 // (cli/hook/claude.ts, codex.ts) and goes down one decision path (cli/hook/decide.ts); the verdict
 // is printed the way that runtime reads it. Fails closed: unreadable input, a tool that names no file,
 // an unknown Codex tool or any failure here is a block.
-import type { z } from "zod";
+import type { z } from "zod/mini";
+import type { RequestedSettings } from "../../shared/schemas/explanation.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { TASK_ID_ENV, taskCredentialsFrom } from "../../approval-server/task-proof.js";
 import { SettingsFileSchema } from "../../core/settings.js";
-import { readJsonFile } from "../../core/store/index.js";
-import { nonEmptyOption, parseCommandArgs, readAllText, secondsOption } from "../args.js";
+import { parseJsonText, readJsonFile, type JsonSchema } from "../../core/store/json-file.js";
+import {
+  nonEmptyOption,
+  parseCommandArgs,
+  readAllText,
+  REQUESTED_SETTINGS_OPTIONS,
+  requestedSettingsOption,
+  secondsOption,
+} from "../args.js";
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 import { claudeHookOutput, claudeToolCall, ClaudePreToolUseSchema } from "../hook/claude.js";
 import { codexToolCall, CodexPreToolUseSchema } from "../hook/codex.js";
@@ -50,13 +58,9 @@ function answer(ctx: CliContext, runtime: Runtime, verdict: HookVerdict | null):
   return 0;
 }
 
-function parseInput<T>(schema: z.ZodType<T>, text: string): T | null {
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+function parseInput<S extends JsonSchema>(schema: S, text: string): z.output<S> | null {
+  const parsed = parseJsonText(text, schema);
+  return parsed.status === "ok" ? parsed.value : null;
 }
 
 /** The runtime's input as a tool call, with the session and folder it names; null when unreadable. */
@@ -107,19 +111,8 @@ async function decide(
   return decideToolCall(read.call, session);
 }
 
-const SECURITY_VALUES = ["deny", "allowlist", "full"] as const;
-const ASK_VALUES = ["off", "on-miss", "always"] as const;
-
-function requestedOption(security: string | undefined, ask: string | undefined): Flags["requested"] {
-  if (security !== undefined && !(SECURITY_VALUES as readonly string[]).includes(security))
-    throw new UsageError(`--security must be one of ${SECURITY_VALUES.join(", ")}`);
-  if (ask !== undefined && !(ASK_VALUES as readonly string[]).includes(ask))
-    throw new UsageError(`--ask must be one of ${ASK_VALUES.join(", ")}`);
-  if (security === undefined && ask === undefined) return undefined;
-  return {
-    ...(security ? { security: security as (typeof SECURITY_VALUES)[number] } : {}),
-    ...(ask ? { ask: ask as (typeof ASK_VALUES)[number] } : {}),
-  };
+function requestedOrUndefined(requested: RequestedSettings): RequestedSettings | undefined {
+  return requested.security === undefined && requested.ask === undefined ? undefined : requested;
 }
 
 interface Flags {
@@ -127,7 +120,7 @@ interface Flags {
   workdir: string | undefined;
   timeoutMs: number | undefined;
   /** `--security`/`--ask` from the task's launch: every request asks for them (they only tighten). */
-  requested: { security?: "deny" | "allowlist" | "full"; ask?: "off" | "on-miss" | "always" } | undefined;
+  requested: RequestedSettings | undefined;
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -139,8 +132,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       agent: { type: "string" },
       workdir: { type: "string" },
       timeout: { type: "string" },
-      security: { type: "string" },
-      ask: { type: "string" },
+      ...REQUESTED_SETTINGS_OPTIONS,
     },
   });
   const [runtime, ...rest] = parsed.positionals;
@@ -152,7 +144,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     agent: nonEmptyOption("agent", parsed.values.agent),
     workdir,
     timeoutMs: secondsOption("timeout", parsed.values.timeout, MAX_PROMPT_TIMEOUT_MS / 1000),
-    requested: requestedOption(parsed.values.security, parsed.values.ask),
+    requested: requestedOrUndefined(requestedSettingsOption(parsed.values)),
   };
   const which = runtime as Runtime;
   let verdict: HookVerdict | null;

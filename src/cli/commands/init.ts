@@ -6,9 +6,10 @@ import {
   presetChoices,
   type Preset,
   type PresetName,
+  approvalsStoreAt,
 } from "../../core/approvals/index.js";
 import { resolveSettings } from "../../core/policy/index.js";
-import { approvalsStoreAt, parseCommandArgs } from "../args.js";
+import { parseCommandArgs } from "../args.js";
 import {
   approvalsFileInvalid,
   EXIT_APPROVALS_INVALID,

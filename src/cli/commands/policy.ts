@@ -5,12 +5,12 @@
 import { findBash } from "../../executor/shells.js";
 import { explainCommand, ownFilesOf, type Explanation, type Segment } from "../../core/policy/index.js";
 import {
-  approvalsStoreAt,
   existingFolderOption,
   parseCommandArgs,
   REQUESTED_SETTINGS_OPTIONS,
   requestedSettingsOption,
 } from "../args.js";
+import { approvalsStoreAt } from "../../core/approvals/index.js";
 import {
   EXIT_APPROVALS_INVALID,
   printJson,

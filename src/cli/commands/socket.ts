@@ -1,6 +1,7 @@
 // `gatehouse socket rotate-token`: a new approval socket token. A running server reads it for the
 // next frame, so clients holding the old token are refused from then on.
-import { approvalsStoreAt, parseCommandArgs } from "../args.js";
+import { parseCommandArgs } from "../args.js";
+import { approvalsStoreAt } from "../../core/approvals/index.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE = "gatehouse socket rotate-token [--json]";

@@ -4,18 +4,18 @@
 // Gatehouse task allow nothing by themselves (nothing is passed with --allowedTools): only this
 // hook's explicit "allow" lets a tool run, so a hook that fails can never let one through.
 import path from "node:path";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { CLAUDE_FILE_TOOLS, CLAUDE_REFUSED_TOOLS } from "../../core/runtime/agent-hook.js";
 import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
 import type { HookVerdict, ToolCall } from "./tool-call.js";
 
 /** The fields of Claude Code's PreToolUse input read here; the rest is ignored. */
 export const ClaudePreToolUseSchema = z.looseObject({
-  session_id: z.string().optional(),
-  cwd: z.string().optional(),
-  hook_event_name: z.string().optional(),
+  session_id: z.optional(z.string()),
+  cwd: z.optional(z.string()),
+  hook_event_name: z.optional(z.string()),
   tool_name: z.string(),
-  tool_input: z.looseObject({}).optional(),
+  tool_input: z.optional(z.looseObject({})),
 });
 export type ClaudePreToolUse = z.infer<typeof ClaudePreToolUseSchema>;
 

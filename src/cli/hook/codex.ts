@@ -7,18 +7,18 @@
 // and the reason on stderr (the model sees it); an exit 1, bad output or a timeout would let the
 // call run, so every failure here is turned into a block.
 import path from "node:path";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { patchPaths } from "./apply-patch.js";
 import { waitForCallArguments } from "./codex-transcript.js";
 import type { ToolCall } from "./tool-call.js";
 
 export const CodexPreToolUseSchema = z.looseObject({
-  session_id: z.string().optional(),
-  cwd: z.string().optional(),
-  transcript_path: z.string().optional(),
-  tool_use_id: z.string().optional(),
+  session_id: z.optional(z.string()),
+  cwd: z.optional(z.string()),
+  transcript_path: z.optional(z.string()),
+  tool_use_id: z.optional(z.string()),
   tool_name: z.string(),
-  tool_input: z.looseObject({}).optional(),
+  tool_input: z.optional(z.looseObject({})),
 });
 export type CodexPreToolUse = z.infer<typeof CodexPreToolUseSchema>;
 

@@ -8,7 +8,6 @@ import { requestOnce } from "../../approval-server/client.js";
 import type { ClientResult } from "../../approval-server/client.js";
 import type { DecisionBody } from "../../approval-server/protocol.js";
 import type { GateDecision, GateDeps } from "../../executor/gate.js";
-import { approvalsStoreAt } from "../args.js";
 import type { CliContext } from "../context.js";
 import { describeDecision, type HookVerdict, type ToolCall } from "./tool-call.js";
 
@@ -46,9 +45,10 @@ export function agentShellDialect(env: Readonly<Record<string, string | undefine
 
 async function localDeps(session: HookSession): Promise<GateDeps> {
   const { ctx } = session;
-  const [{ AuditLog }, { ownFilesOf }] = await Promise.all([
+  const [{ AuditLog }, { ownFilesOf }, { approvalsStoreAt }] = await Promise.all([
     import("../../executor/audit-log.js"),
     import("../../core/policy/own-files.js"),
+    import("../../core/approvals/index.js"),
   ]);
   return {
     approvals: approvalsStoreAt(ctx.paths),
@@ -73,6 +73,8 @@ async function decideLocally(
   session: HookSession,
   why: string,
 ) {
+  // A one-shot process: the parsers' WebAssembly on V8's baseline compiler only (bin/gatehouse.js says why).
+  (await import("node:v8")).default.setFlagsFromString("--liftoff-only");
   const [{ decideCommand, isAllowed }, { decideFileAccess }] = await Promise.all([
     import("../../executor/gate.js"),
     import("../../executor/file-access.js"),

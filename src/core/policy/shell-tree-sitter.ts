@@ -4,7 +4,7 @@
 // return taken as a blank, `coproc NAME {…}`, `$"…"`, backslashes in backticks, quotes inside `${…}`…) is a
 // ShellSyntaxError: the analyser turns it into a `parse-error` flag and a person decides. Never a guess.
 import { createRequire } from "node:module";
-import { Language, Parser, type Tree } from "web-tree-sitter";
+import type { Parser, Tree } from "web-tree-sitter";
 import {
   ShellSyntaxError,
   subsOf,
@@ -69,10 +69,15 @@ const WORD_NODES = new Set([
   "extglob_pattern",
 ]);
 
-/** The grammar is immutable WebAssembly: loaded once per process, shared by every parse. */
+/**
+ * The grammar is immutable WebAssembly: loaded once per process, shared by every parse. The package
+ * itself is imported on the first parse: a command given as argv (`policy explain -- git status`)
+ * needs no parser, and loading web-tree-sitter costs about half a `node -e 0` (issue 12).
+ */
 let bashParser: Promise<Parser> | null = null;
 function parser(): Promise<Parser> {
   bashParser ??= (async () => {
+    const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
     const wasm = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
     const language = await Language.load(wasm);

@@ -1,46 +1,49 @@
 // The approvals file `E/exec-approvals.json` (exec-policy.md "The approvals file") and the policy
 // vocabulary it writes: modes, allowlist entries, per-agent settings. Unknown keys are kept (loose
-// objects) so a newer Gatehouse's additions survive an older one's write.
-import { z } from "zod";
+// objects) so a newer Gatehouse's additions survive an older one's write. zod/mini: every one-shot command
+// that reads the policy (`policy explain`, the hook deciding alone) loads it (issue 12).
+import { z } from "zod/mini";
+import { ApprovalsSocketSchema } from "./approvals-socket.js";
+import { AskFallbackSchema, AskSchema, SecuritySchema } from "./policy-words.js";
 
-export const SecuritySchema = z.enum(["deny", "allowlist", "full"]);
-export type Security = z.infer<typeof SecuritySchema>;
-export const AskSchema = z.enum(["off", "on-miss", "always"]);
-export type Ask = z.infer<typeof AskSchema>;
-export const AskFallbackSchema = SecuritySchema;
-export type AskFallback = Security;
+export { AskFallbackSchema, AskSchema, SecuritySchema } from "./policy-words.js";
+export type { Ask, AskFallback, Security } from "./policy-words.js";
+
+const NonEmpty = z.string().check(z.minLength(1));
+/** A whole number ≥ 0 (epoch ms, counts). */
+const Count = z.int().check(z.nonnegative());
 
 export const AllowlistEntrySourceSchema = z.string(); // "user" | "allow-always" | "cli" | …
 
 export const AllowlistEntrySchema = z.looseObject({
-  id: z.string().min(1),
+  id: NonEmpty,
   /** Glob over the executable's real path, a bare name (`rg`), or `*`. */
-  pattern: z.string().min(1),
+  pattern: NonEmpty,
   /** Regular expression tested against the arguments joined with single spaces. */
-  argPattern: z.string().optional(),
+  argPattern: z.optional(z.string()),
   /** Glob the command's working directory must match. */
-  cwd: z.string().optional(),
+  cwd: z.optional(z.string()),
   /** Epoch ms after which the entry matches nothing; absent, null or 0 = never expires. */
-  expiresAt: z.number().int().nonnegative().nullable().optional(),
+  expiresAt: z.optional(z.nullable(Count)),
   /** Remaining uses; absent or null = unlimited; 0 = used up (matches nothing). */
-  usesLeft: z.number().int().nonnegative().nullable().optional(),
-  source: AllowlistEntrySourceSchema.optional(),
-  createdAt: z.number().int().nonnegative().optional(),
-  lastUsedAt: z.number().int().nonnegative().nullable().optional(),
-  lastUsedCommand: z.string().nullable().optional(),
-  lastResolvedPath: z.string().nullable().optional(),
+  usesLeft: z.optional(z.nullable(Count)),
+  source: z.optional(AllowlistEntrySourceSchema),
+  createdAt: z.optional(Count),
+  lastUsedAt: z.optional(z.nullable(Count)),
+  lastUsedCommand: z.optional(z.nullable(z.string())),
+  lastResolvedPath: z.optional(z.nullable(z.string())),
 });
 export type AllowlistEntry = z.infer<typeof AllowlistEntrySchema>;
 
 export const PolicySettingsSchema = z.looseObject({
-  security: SecuritySchema.optional(),
-  ask: AskSchema.optional(),
-  askFallback: AskFallbackSchema.optional(),
+  security: z.optional(SecuritySchema),
+  ask: z.optional(AskSchema),
+  askFallback: z.optional(AskFallbackSchema),
 });
 export type PolicySettings = z.infer<typeof PolicySettingsSchema>;
 
-export const AgentSettingsSchema = PolicySettingsSchema.extend({
-  allowlist: z.array(AllowlistEntrySchema).optional(),
+export const AgentSettingsSchema = z.extend(PolicySettingsSchema, {
+  allowlist: z.optional(z.array(AllowlistEntrySchema)),
 });
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 
@@ -50,22 +53,19 @@ export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
  * the run it was given in) and ignored once `until` has passed.
  */
 export const ElevationSchema = z.looseObject({
-  until: z.number().int().positive(),
-  since: z.number().int().nonnegative(),
+  until: z.int().check(z.positive()),
+  since: Count,
   /** Who started it: `cli`, `tray`, … */
-  by: z.string().max(100).optional(),
+  by: z.optional(z.string().check(z.maxLength(100))),
 });
 export type Elevation = z.infer<typeof ElevationSchema>;
 
 export const ApprovalsFileSchema = z.looseObject({
   version: z.literal(1),
-  socket: z.looseObject({
-    path: z.string().min(1),
-    token: z.string().min(16),
-  }),
-  defaults: PolicySettingsSchema.optional(),
-  agents: z.record(z.string(), AgentSettingsSchema).default({}),
+  socket: ApprovalsSocketSchema,
+  defaults: z.optional(PolicySettingsSchema),
+  agents: z._default(z.record(z.string(), AgentSettingsSchema), {}),
   /** Elevations by agent id (`*` = every agent). */
-  elevated: z.record(z.string(), ElevationSchema).optional(),
+  elevated: z.optional(z.record(z.string(), ElevationSchema)),
 });
 export type ApprovalsFile = z.infer<typeof ApprovalsFileSchema>;

@@ -2,27 +2,30 @@
 // (segments, flags), which settings applied and what the outcome is. `gatehouse policy explain --json`,
 // the `policy.explain` socket reply, the approval prompt and the allowlist editor all carry this shape.
 import { z } from "zod";
-import { AskFallbackSchema, AskSchema, SecuritySchema } from "./approvals.js";
+import {
+  AskFallbackSchema,
+  AskSchema,
+  FileAccessKindSchema,
+  OutcomeSchema,
+  PosixShellSchema,
+  SecuritySchema,
+  ShellKindSchema,
+} from "./policy-words.js";
 
-/** Which shell a command string is meant for. `posix` = the user's shell on macOS/Linux. */
-export const ShellKindSchema = z.enum(["posix", "cmd", "powershell"]);
-export type ShellKind = z.infer<typeof ShellKindSchema>;
-
-/** The POSIX shells an agent may run a string with; each is read at least as strictly as bash. */
-export const PosixShellSchema = z.enum(["bash", "sh", "zsh"]);
-export type PosixShell = z.infer<typeof PosixShellSchema>;
+export { FileAccessKindSchema, OutcomeSchema, PosixShellSchema, ShellKindSchema } from "./policy-words.js";
+export type { FileAccessKind, Outcome, PosixShell, ShellKind } from "./policy-words.js";
 
 /** What is asked to run: exactly one of `argv` and `command`. */
 export const CommandInputSchema = z.object({
   argv: z.array(z.string()).optional(),
   command: z.string().optional(),
   /** For `command`: which shell runs it (default: `posix`, or `cmd` on Windows). */
-  shell: ShellKindSchema.optional(),
+  shell: z.optional(ShellKindSchema),
   /**
    * For a POSIX string someone else runs (an agent's own shell): which one, so the analysis reads it the
    * way that shell will (default bash). Every dialect is read at least as strictly as bash.
    */
-  posixShell: PosixShellSchema.optional(),
+  posixShell: z.optional(PosixShellSchema),
 });
 export type CommandInput = z.infer<typeof CommandInputSchema>;
 
@@ -105,8 +108,8 @@ export type SettingSource = z.infer<typeof SettingSourceSchema>;
 
 /** Settings a request asks for: they may only tighten (exec-policy.md, where settings come from, step 2). */
 export const RequestedSettingsSchema = z.object({
-  security: SecuritySchema.optional(),
-  ask: AskSchema.optional(),
+  security: z.optional(SecuritySchema),
+  ask: z.optional(AskSchema),
 });
 export type RequestedSettings = z.infer<typeof RequestedSettingsSchema>;
 
@@ -115,9 +118,6 @@ export const SettingSourcesSchema = z.object({
   ask: SettingSourceSchema,
   askFallback: SettingSourceSchema,
 });
-
-export const OutcomeSchema = z.enum(["run", "prompt", "deny"]);
-export type Outcome = z.infer<typeof OutcomeSchema>;
 
 export const PolicyDecisionSchema = z.object({
   outcome: OutcomeSchema,
@@ -168,9 +168,6 @@ export const ExplanationSchema = PolicyDecisionSchema.extend({
   allowAlwaysAvailable: z.boolean(),
 });
 export type Explanation = z.infer<typeof ExplanationSchema>;
-
-export const FileAccessKindSchema = z.enum(["read", "write"]);
-export type FileAccessKind = z.infer<typeof FileAccessKindSchema>;
 
 /** Where a path lies, as the person is told. */
 export const FileWhereSchema = z.enum([

@@ -31,9 +31,15 @@ const NEVER = [
   "node_modules/yauzl/",
   "node_modules/yaml/",
 ];
-/** With Gatehouse running the hook only asks it: no policy engine, no parsers, no spawning. */
+/**
+ * With Gatehouse running the hook only asks it: no policy engine, no parsers, no spawning, no approvals
+ * store (it reads only the socket section), and zod/mini only (classic zod costs several times more to load).
+ */
 const NOT_WHEN_SERVED = [
   "src/core/policy/",
+  "src/core/approvals/",
+  "node_modules/zod/v4/classic/",
+  "node_modules/picomatch/",
   "src/executor/gate.js",
   "src/executor/run-process.js",
   "node_modules/web-tree-sitter/",

@@ -13,6 +13,7 @@ import {
   type FileWatch,
 } from "../../store/index.js";
 import { checkTrustedFile, type TrustProblem } from "../../io/trust.js";
+import type { AppPaths } from "../../paths.js";
 import { allowAlwaysProblem } from "../entry-pattern.js";
 import {
   ApprovalsFileSchema,
@@ -105,6 +106,11 @@ function entryFields(entry: NewAllowlistEntry): NewAllowlistEntry {
   if (entry.usesLeft !== undefined) out.usesLeft = entry.usesLeft;
   if (entry.source !== undefined) out.source = entry.source;
   return out;
+}
+
+/** The approvals store of an app's home (what every command that reads or edits the policy opens). */
+export function approvalsStoreAt(paths: Pick<AppPaths, "approvals" | "defaultSocket">): ApprovalsStore {
+  return new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
 }
 
 export class ApprovalsStore {

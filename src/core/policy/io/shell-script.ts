@@ -6,7 +6,8 @@
 // Results are memoised in a small LRU: the same command text always parses the same way.
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
-import { LangVariant, ParseError, type IParseError, type File as ShFile } from "sh-syntax";
+import type * as ShSyntaxPackage from "sh-syntax";
+import type { IParseError, File as ShFile } from "sh-syntax";
 import { ShellSyntaxError, type Script } from "../shell-ast.js";
 import { parseBash } from "../shell-tree-sitter.js";
 
@@ -21,12 +22,14 @@ interface Wasm {
 }
 const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
-/** TinyGo's runtime glue, installed as a global by sh-syntax's entry module (imported above). */
+/** TinyGo's runtime glue, installed as a global by sh-syntax's entry module. */
 interface GoRuntime {
   importObject: unknown;
   run(instance: unknown): Promise<unknown>;
 }
-const Go = (globalThis as unknown as { Go: new () => GoRuntime }).Go;
+
+/** What is used of sh-syntax's entry module, imported on the first parse (see shSyntax()). */
+type ShSyntaxModule = Pick<typeof ShSyntaxPackage, "LangVariant" | "ParseError">;
 
 /** sh-syntax's `process` export and what it needs: its memory and TinyGo's C-style allocator. */
 interface ShExports {
@@ -60,11 +63,15 @@ class ShSyntaxInstance {
   private exports: ShExports | null = null;
   private parses = 0;
 
-  constructor(private readonly module: unknown) {}
+  constructor(
+    private readonly module: unknown,
+    private readonly sh: ShSyntaxModule,
+  ) {}
 
   async ready(): Promise<ShProcessor> {
     if (this.exports === null || this.worn()) {
       this.exports = null;
+      const Go = (globalThis as unknown as { Go: new () => GoRuntime }).Go;
       const go = new Go();
       const instance = await wasm.instantiate(this.module, go.importObject);
       void go.run(instance);
@@ -86,13 +93,13 @@ class ShSyntaxInstance {
     this.parses++;
     let resultText: string;
     try {
-      resultText = callProcess(exports, text);
+      resultText = callProcess(exports, text, this.sh.LangVariant.LangBash);
     } catch (error) {
       if (this.exports === exports) this.exports = null; // a trap may leave its heap in any state
       throw error;
     }
     if (!resultText.startsWith('{"') || !resultText.endsWith("}")) {
-      throw new ParseError({ Incomplete: true, Text: resultText });
+      throw new this.sh.ParseError({ Incomplete: true, Text: resultText });
     }
     const { file, parseError, message } = JSON.parse(resultText) as {
       file: ShFile;
@@ -100,14 +107,14 @@ class ShSyntaxInstance {
       message?: string;
     };
     if (parseError || message) {
-      throw parseError == null ? new SyntaxError(message) : new ParseError(parseError);
+      throw parseError == null ? new SyntaxError(message) : new this.sh.ParseError(parseError);
     }
     return file;
   }
 }
 
 /** One `process` call as sh-syntax's processor makes it for a parse; returns the JSON it answers. */
-function callProcess(exports: ShExports, text: string): string {
+function callProcess(exports: ShExports, text: string, bash: number): string {
   const { memory, malloc, free, process } = exports;
   const source = encoder.encode(text);
   const blocks: number[] = [];
@@ -129,7 +136,7 @@ function callProcess(exports: ShExports, text: string): string {
       textPointer, source.byteLength, source.byteLength,
       false, // print
       false, // keepComments
-      LangVariant.LangBash,
+      bash,
       stopAt, 0, 0,
       0, // recoverErrors
       false, // simplify
@@ -144,12 +151,16 @@ function callProcess(exports: ShExports, text: string): string {
   return decoder.decode(result.subarray(0, end));
 }
 
-/** Compiles sh-syntax's WebAssembly once per process and keeps one instance alive between parses. */
+/**
+ * Compiles sh-syntax's WebAssembly once per process and keeps one instance alive between parses. The
+ * package is imported here, on the first parse: a command given as argv needs no parser (issue 12).
+ */
 let liveInstance: Promise<ShSyntaxInstance> | null = null;
 async function shSyntax(): Promise<ShProcessor> {
   liveInstance ??= (async () => {
+    const sh = await import("sh-syntax");
     const wasmPath = createRequire(import.meta.url).resolve("sh-syntax/main.wasm");
-    return new ShSyntaxInstance(await wasm.compile(await fs.readFile(wasmPath)));
+    return new ShSyntaxInstance(await wasm.compile(await fs.readFile(wasmPath)), sh);
   })();
   liveInstance.catch(() => (liveInstance = null));
   return (await liveInstance).ready();

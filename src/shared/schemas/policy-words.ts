@@ -1,0 +1,26 @@
+// The policy's small vocabulary (modes, shells, outcomes) shared by the approvals file, the
+// explanation and the approval socket's wire format. Written with zod/mini: the agent hook loads these
+// on every tool call, and zod/mini starts several times faster than classic zod (issue 12). Classic
+// schemas embed them as they are (`z.optional(SecuritySchema)`).
+import { z } from "zod/mini";
+
+export const SecuritySchema = z.enum(["deny", "allowlist", "full"]);
+export type Security = z.infer<typeof SecuritySchema>;
+export const AskSchema = z.enum(["off", "on-miss", "always"]);
+export type Ask = z.infer<typeof AskSchema>;
+export const AskFallbackSchema = SecuritySchema;
+export type AskFallback = Security;
+
+/** Which shell a command string is meant for. `posix` = the user's shell on macOS/Linux. */
+export const ShellKindSchema = z.enum(["posix", "cmd", "powershell"]);
+export type ShellKind = z.infer<typeof ShellKindSchema>;
+
+/** The POSIX shells an agent may run a string with; each is read at least as strictly as bash. */
+export const PosixShellSchema = z.enum(["bash", "sh", "zsh"]);
+export type PosixShell = z.infer<typeof PosixShellSchema>;
+
+export const OutcomeSchema = z.enum(["run", "prompt", "deny"]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export const FileAccessKindSchema = z.enum(["read", "write"]);
+export type FileAccessKind = z.infer<typeof FileAccessKindSchema>;
