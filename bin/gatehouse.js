@@ -4,12 +4,12 @@
 // starts several times faster. The bundle runs only while it is at least as new as dist/src/ (a `tsc`
 // run without the bundle step leaves it stale: the compiled modules run instead).
 import { statSync } from "node:fs";
-import module from "node:module";
-import path from "node:path";
+import module, { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
-const BASELINE_WASM_ONLY = "--liftoff-only";
+const command = process.argv[2];
 const compiled = new URL("../dist/src/cli/main.js", import.meta.url);
-const bundled = new URL("../dist/cli/main.js", import.meta.url);
+const bundled = new URL("../dist/cli/main.cjs", import.meta.url);
 const mtime = (url) => statSync(url, { throwIfNoEntry: false })?.mtimeMs ?? null;
 
 const compiledAt = mtime(compiled);
@@ -20,25 +20,13 @@ if (compiledAt === null && bundledAt === null) {
   );
   process.exit(2);
 }
-// Node 22.1+ can keep compiled code between runs. Whoever can write that folder can swap the code
-// the hook runs, so it is neither the shared temp folder (other users) nor ~/.cache (the agents run as
-// this user): it is inside Gatehouse's own home, which the gate keeps agents out of (own-files), once
-// `gatehouse init` has made that home.
-if (module.enableCompileCache) {
-  const { resolvePaths } = await import("../dist/src/core/paths.js");
-  const { executorHome } = resolvePaths(process.env);
-  if (statSync(executorHome, { throwIfNoEntry: false })?.isDirectory()) {
-    module.enableCompileCache(path.join(executorHome, "compile-cache"));
-  }
-}
 // A one-shot command runs the shell parsers' WebAssembly a few times and exits: V8's background
 // recompilation of it with its optimising compiler would cost several times the whole command (it
 // kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier. The
 // hook, which runs on every tool call, parses only when no Gatehouse answers: it sets the flag itself
 // then (src/cli/hook/decide.ts), and skips loading node:v8 here.
-if (process.argv[2] !== "serve" && process.argv[2] !== "hook") {
-  (await import("node:v8")).default.setFlagsFromString(BASELINE_WASM_ONLY);
-}
+const baselineWasmOnly = command !== "serve" && command !== "hook";
+if (baselineWasmOnly) (await import("node:v8")).default.setFlagsFromString("--liftoff-only");
 // A reader that goes away (`gatehouse exec --json … | head -c 300`) ends our output quietly, as
 // SIGPIPE ends a C program's: no stack trace, nothing more written, exit status 128 + SIGPIPE.
 const EXIT_OUTPUT_CLOSED = 141;
@@ -54,7 +42,31 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exitCode = EXIT_OUTPUT_CLOSED;
   });
 }
-const entry = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt) ? bundled : compiled;
-const { main } = await import(entry.href);
+
+/**
+ * The bundle, compiled through a cache of V8's compiled code: one-shot commands (the hook runs on every
+ * tool call) spend much of their time compiling it. Whoever can write the cache changes the code
+ * Gatehouse runs, so it is in Gatehouse's own home (`E/compile-cache`), which the gate keeps agents out
+ * of, and only while that home is the user's alone: not the shared temp folder (Node 22's default, where
+ * another user could plant code) nor ~/.cache (the agents run as this user). Node 22.1+ keeps the cache
+ * itself; on older Node, bin/code-cache.js does. The long-lived runner compiles once and needs none.
+ */
+async function loadBundle() {
+  const require = createRequire(import.meta.url);
+  const entry = fileURLToPath(bundled);
+  if (command === "serve") return require(entry);
+  const { isPrivateFolder, requireWithCodeCache } = await import("./code-cache.js");
+  const { resolvePaths } = await import("../dist/src/core/paths.js");
+  const home = resolvePaths(process.env).executorHome;
+  if (module.enableCompileCache) {
+    if (isPrivateFolder(home)) module.enableCompileCache(`${home}/compile-cache`);
+    return require(entry);
+  }
+  const variant = baselineWasmOnly ? "liftoff" : "default";
+  return requireWithCodeCache(entry, { parent: home, name: "compile-cache", variant });
+}
+
+const useBundle = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt);
+const { main } = useBundle ? await loadBundle() : await import(compiled.href);
 const status = await main(process.argv.slice(2));
 process.exitCode = outputClosed ? EXIT_OUTPUT_CLOSED : status;

@@ -1,0 +1,109 @@
+// A V8 code cache for the bundled CLI (dist/cli/*.cjs, loaded by bin/gatehouse.js) where Node has none of its own (Node < 22.1 has
+// no module.enableCompileCache). A command that starts on every tool call an agent makes spends much of
+// its time compiling the bundle; with the cache V8 reads the compiled code back instead (issue 12).
+//
+// Whoever can write the cache can change the code Gatehouse runs, so it lives only in a folder that is
+// the user's alone (owned by them, written by nobody else, in a home with the same checks), which the
+// launcher puts in Gatehouse's own home: the gate keeps agents out of it. An entry is used only for the
+// exact file it was made from (size, modification time and inode in its name) and the same V8 and flags
+// (V8 rejects any other, and the file is then written again).
+import fs from "node:fs";
+import Module, { createRequire } from "node:module";
+import path from "node:path";
+import vm from "node:vm";
+
+const require = createRequire(import.meta.url);
+
+const WRITABLE_BY_OTHERS = 0o022;
+
+/** A real folder, owned by this user, that nobody else can write. */
+export function isPrivateFolder(folder) {
+  const stat = fs.lstatSync(folder, { throwIfNoEntry: false });
+  if (!stat || !stat.isDirectory()) return false;
+  const uid = process.geteuid?.();
+  return (uid === undefined || stat.uid === uid) && (stat.mode & WRITABLE_BY_OTHERS) === 0;
+}
+
+/** The cache folder, made when missing; null when it (or its parent) is not the user's alone. */
+function cacheFolder(parent, name) {
+  if (!isPrivateFolder(parent)) return null;
+  const folder = path.join(parent, name);
+  try {
+    fs.mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    if (error.code !== "EEXIST") return null;
+  }
+  return isPrivateFolder(folder) ? folder : null;
+}
+
+function entryName(filename, variant) {
+  const stat = fs.statSync(filename);
+  const made = `${stat.size}-${Math.trunc(stat.mtimeMs)}-${stat.ino}`;
+  return `${path.basename(filename)}.${made}.${variant}.v8-${process.versions.v8}`;
+}
+
+function writeAtomically(file, data) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, data, { mode: 0o600 });
+    fs.renameSync(temporary, file);
+  } catch {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * Requires `entry` with every file of its folder compiled through the cache in `parent`/`name`.
+ * `variant` names the V8 flags this command set (a cache made under other flags is rejected).
+ * Anything unusable (no private folder, a bad entry) only costs the compile the cache would save.
+ */
+export function requireWithCodeCache(entry, { parent, name, variant }) {
+  const folder = cacheFolder(parent, name);
+  if (folder === null) return require(entry);
+  const bundleDir = path.dirname(entry);
+  const stale = [];
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function compileWithCache(content, filename) {
+    if (path.dirname(filename) !== bundleDir) return compile.call(this, content, filename);
+    const cacheFile = path.join(folder, entryName(filename, variant));
+    const cachedData = readOrUndefined(cacheFile);
+    // The bundle has no import() (scripts/bundle-cli.mjs): a script compiled here could not run one.
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) stale.push({ script, cacheFile });
+    const wrapper = script.runInThisContext({ displayErrors: true });
+    const requireHere = Module.createRequire(filename);
+    return wrapper.call(this.exports, this.exports, requireHere, this, filename, path.dirname(filename));
+  };
+  // The code compiled by the end of the run (lazily compiled functions included) is what the next run reads.
+  process.once("exit", () => {
+    if (stale.length === 0) return;
+    for (const { script, cacheFile } of stale) writeAtomically(cacheFile, script.createCachedData());
+    removeOutdated(folder, bundleDir, new Set(stale.map((s) => path.basename(s.cacheFile))));
+  });
+  return require(entry);
+}
+
+/**
+ * Drops entries of files the bundle no longer has, and earlier builds' entries of those just written
+ * (each rebuild writes new ones: the file's size, time and inode are in the name).
+ */
+function removeOutdated(folder, bundleDir, written) {
+  const fileOf = (entry) => entry.slice(0, entry.indexOf(".cjs.") + ".cjs".length);
+  const tailOf = (entry) => entry.slice(entry.indexOf(".", fileOf(entry).length + 1));
+  const renewed = new Set([...written].map((entry) => `${fileOf(entry)}${tailOf(entry)}`));
+  for (const entry of fs.readdirSync(folder)) {
+    if (written.has(entry) || entry.endsWith(".tmp")) continue;
+    const file = fileOf(entry);
+    if (!fs.existsSync(path.join(bundleDir, file)) || renewed.has(`${file}${tailOf(entry)}`)) {
+      fs.rmSync(path.join(folder, entry), { force: true });
+    }
+  }
+}
+
+function readOrUndefined(file) {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
