@@ -22,10 +22,9 @@ if (compiledAt === null && bundledAt === null) {
 }
 // A one-shot command runs the shell parsers' WebAssembly a few times and exits: V8's background
 // recompilation of it with its optimising compiler would cost several times the whole command (it
-// kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier. The
-// hook, which runs on every tool call, parses only when no Gatehouse answers: it sets the flag itself
-// then (src/cli/hook/decide.ts), and skips loading node:v8 here.
-const baselineWasmOnly = command !== "serve" && command !== "hook";
+// kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier. Set
+// before anything is compiled: V8's code cache is only valid under the flags it was made with.
+const baselineWasmOnly = command !== "serve";
 if (baselineWasmOnly) (await import("node:v8")).default.setFlagsFromString("--liftoff-only");
 // A reader that goes away (`gatehouse exec --json … | head -c 300`) ends our output quietly, as
 // SIGPIPE ends a C program's: no stack trace, nothing more written, exit status 128 + SIGPIPE.

@@ -73,8 +73,6 @@ async function decideLocally(
   session: HookSession,
   why: string,
 ) {
-  // A one-shot process: the parsers' WebAssembly on V8's baseline compiler only (bin/gatehouse.js says why).
-  (await import("node:v8")).default.setFlagsFromString("--liftoff-only");
   const [{ decideCommand, isAllowed }, { decideFileAccess }] = await Promise.all([
     import("../../executor/gate.js"),
     import("../../executor/file-access.js"),
