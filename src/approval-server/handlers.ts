@@ -4,6 +4,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
+import { ExecutableResolver } from "../core/policy/io/resolve-executable.js";
 import type { CommandInput, Explanation, PromptFn, RequestedSettings } from "../core/policy/types.js";
 import type { FileGateRequest } from "../executor/file-access.js";
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
@@ -61,6 +62,21 @@ export interface HandlerDeps {
 /** The Gatehouse Skill tool: reads skill files of the session's snapshot, never runs anything. */
 export interface SkillToolPort {
   handleToolCall(sessionKey: string, args: unknown): Promise<{ text: string; isError: boolean }>;
+}
+
+/**
+ * One executable resolver per socket read: the requests that arrived together share what it observes
+ * (each observation is made after they all arrived), and a request read later starts afresh.
+ */
+const resolvers = new WeakMap<object, ExecutableResolver>();
+
+function resolverFor(arrival: object): ExecutableResolver {
+  let resolver = resolvers.get(arrival);
+  if (!resolver) {
+    resolver = new ExecutableResolver();
+    resolvers.set(arrival, resolver);
+  }
+  return resolver;
 }
 
 const DEFAULT_AGENT = "local";
@@ -193,7 +209,10 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
       } else {
         const cwd = cwdOrDefault(body.cwd);
         if (!cwd.ok) return { error: "bad_request", message: cwd.message };
-        decided = await deps.gate.decide({ ...common, command: commandOf(body), cwd: cwd.cwd }, prompt);
+        decided = await deps.gate.decide(
+          { ...common, command: commandOf(body), cwd: cwd.cwd, resolver: resolverFor(ctx.arrival) },
+          prompt,
+        );
       }
       if (busy) return BUSY;
       return {
