@@ -20,6 +20,8 @@ import fs from "node:fs";
 export interface FolderView {
   /** False only when the folder proves the name absent (no such folder, or a trusted listing lacks it). */
   mayHold(name: string): boolean;
+  /** A trusted listing answers for the folder (tests check that the attacks meet the listing). */
+  readonly listed: boolean;
 }
 
 /** Margin between a folder's last change and the listing: above every supported timestamp granularity. */
@@ -59,8 +61,8 @@ interface Listing {
 
 const listings = new Map<string, Listing>();
 
-const ABSENT: FolderView = { mayHold: () => false };
-const LOOK: FolderView = { mayHold: () => true };
+const ABSENT: FolderView = { mayHold: () => false, listed: false };
+const LOOK: FolderView = { mayHold: () => true, listed: false };
 
 function clockOffset(): number {
   return Date.now() - performance.now();
@@ -79,7 +81,10 @@ export function viewFolder(dir: string): FolderView {
   if (!stat.isDirectory() || process.platform !== "linux") return LOOK;
   const names = trustedNames(dir, stat, wallBefore);
   if (!names) return LOOK;
-  return { mayHold: (name) => !PLAIN_NAME.test(name) || name === "." || name === ".." || names.has(name) };
+  return {
+    mayHold: (name) => !PLAIN_NAME.test(name) || name === "." || name === ".." || names.has(name),
+    listed: true,
+  };
 }
 
 function trustedNames(dir: string, stat: fs.Stats, wallBefore: number): ReadonlySet<string> | null {
@@ -141,9 +146,4 @@ function caseSensitive(dir: string, names: ReadonlySet<string>): boolean {
     return fs.lstatSync(`${dir}/${swapped}`, { throwIfNoEntry: false }) === undefined;
   }
   return false; // no name to probe with: do not trust the listing
-}
-
-/** Forgets every listing (tests). */
-export function forgetFolderListings(): void {
-  listings.clear();
 }
