@@ -458,8 +458,9 @@ export class ApprovalServer {
         const message = logger.redact(result.message);
         this.reply(conn, token, id, nonce, "error", errorBody(result.error, message, nonce));
       } else {
-        const body = JSON.stringify({ ...logger.redact(result.body), re: nonce });
-        this.reply(conn, token, id, nonce, result.type, body);
+        const body = logger.redact(result.body);
+        body.re = nonce; // on the redactor's copy
+        this.reply(conn, token, id, nonce, result.type, JSON.stringify(body));
       }
     };
     const fail = (error: unknown) => {

@@ -536,12 +536,20 @@ export async function decideExplained(
   return result;
 }
 
+/** Ids of the entries with a use limit, per approvals file object (a new object on every change). */
+const limitedEntries = new WeakMap<object, ReadonlySet<string>>();
+
 function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation): boolean {
   if (approvals.status !== "ok" || !explanation.allowlistSatisfied) return false;
-  const matched = new Set(explanation.matchedEntryIds);
-  return Object.values(approvals.file.agents).some((agent) =>
-    (agent.allowlist ?? []).some((entry) => matched.has(entry.id) && typeof entry.usesLeft === "number"),
-  );
+  let limited = limitedEntries.get(approvals.file);
+  if (!limited) {
+    const ids = new Set<string>();
+    for (const agent of Object.values(approvals.file.agents))
+      for (const entry of agent.allowlist ?? []) if (typeof entry.usesLeft === "number") ids.add(entry.id);
+    limited = ids;
+    limitedEntries.set(approvals.file, limited);
+  }
+  return limited.size > 0 && explanation.matchedEntryIds.some((id) => limited.has(id));
 }
 
 /**
