@@ -4,6 +4,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
+import { ExecutableResolver } from "../core/policy/io/resolve-executable.js";
 import type { CommandInput, Explanation, PromptFn, RequestedSettings } from "../core/policy/types.js";
 import type { FileGateRequest } from "../executor/file-access.js";
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
@@ -61,6 +62,21 @@ export interface HandlerDeps {
 /** The Gatehouse Skill tool: reads skill files of the session's snapshot, never runs anything. */
 export interface SkillToolPort {
   handleToolCall(sessionKey: string, args: unknown): Promise<{ text: string; isError: boolean }>;
+}
+
+/**
+ * One executable resolver per socket read: the requests that arrived together share what it observes
+ * (each observation is made after they all arrived), and a request read later starts afresh.
+ */
+const resolvers = new WeakMap<object, ExecutableResolver>();
+
+function resolverFor(arrival: object): ExecutableResolver {
+  let resolver = resolvers.get(arrival);
+  if (!resolver) {
+    resolver = new ExecutableResolver();
+    resolvers.set(arrival, resolver);
+  }
+  return resolver;
 }
 
 const DEFAULT_AGENT = "local";
@@ -147,6 +163,29 @@ function verifiedMismatch(
   return null;
 }
 
+/** The gate request of an `approval.request`, built field by field (no spreads: it runs for every request). */
+function gateRequestOf(
+  body: ApprovalRequestBody,
+  ctx: RequestContext,
+  command: CommandInput,
+  cwd: string,
+): GateRequest {
+  const request: GateRequest = {
+    command,
+    agentId: body.agentId ?? ctx.verified?.agent ?? DEFAULT_AGENT,
+    sessionKey: body.sessionKey ?? (ctx.verified ? `task:${ctx.verified.taskId}` : DEFAULT_SESSION),
+    source: body.source ?? "socket",
+    cwd,
+    signal: ctx.signal,
+  };
+  if (body.reason !== undefined) request.reason = body.reason;
+  if (body.timeoutMs !== undefined) request.promptTimeoutMs = body.timeoutMs;
+  const { requested } = requestedOf(body);
+  if (requested) request.requested = requested;
+  if (ctx.verified) request.verified = ctx.verified;
+  return request;
+}
+
 const BUSY: HandlerReply = {
   error: "busy",
   message: "too many approvals are waiting for a person; try again later",
@@ -174,26 +213,20 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
       const mismatch = ctx.verified ? verifiedMismatch(body, ctx.verified) : null;
       if (mismatch) return { error: "bad_task_proof", message: mismatch };
       let busy = false;
-      const common = {
-        agentId: body.agentId ?? ctx.verified?.agent ?? DEFAULT_AGENT,
-        sessionKey: body.sessionKey ?? (ctx.verified ? `task:${ctx.verified.taskId}` : DEFAULT_SESSION),
-        source: body.source ?? "socket",
-        ...(body.reason !== undefined ? { reason: body.reason } : {}),
-        ...(body.timeoutMs !== undefined ? { promptTimeoutMs: body.timeoutMs } : {}),
-        ...requestedOf(body),
-        ...(ctx.verified ? { verified: ctx.verified } : {}),
-        signal: ctx.signal,
-      };
       const prompt = promptFor(deps.broker, () => (busy = true));
       let decided: GateDecision;
       if (body.file) {
         const workdir = requestedCwd(body.file.workdir, deps.home);
         if (!workdir?.ok) return { error: "bad_request", message: `file.workdir must be an absolute path` };
-        decided = await deps.gate.decideFile({ ...common, ...body.file, workdir: workdir.cwd }, prompt);
+        // a file access has no command or cwd of its own
+        const { command: _command, cwd: _cwd, ...fields } = gateRequestOf(body, ctx, { argv: [] }, "");
+        decided = await deps.gate.decideFile({ ...fields, ...body.file, workdir: workdir.cwd }, prompt);
       } else {
         const cwd = cwdOrDefault(body.cwd);
         if (!cwd.ok) return { error: "bad_request", message: cwd.message };
-        decided = await deps.gate.decide({ ...common, command: commandOf(body), cwd: cwd.cwd }, prompt);
+        const request = gateRequestOf(body, ctx, commandOf(body), cwd.cwd);
+        request.resolver = resolverFor(ctx.arrival);
+        decided = await deps.gate.decide(request, prompt);
       }
       if (busy) return BUSY;
       return {

@@ -36,6 +36,12 @@ export interface RequestContext {
   id: string;
   /** The running task the request provably comes from (`task` proof checked); absent = a claim. */
   verified?: VerifiedTask;
+  /**
+   * The same object for every frame read from the socket in one read, made after that read: what a
+   * handler observes after it holds for all of them (they were all sent before it), never for a frame
+   * read later (docs/decisions.md "Resolving programs on PATH").
+   */
+  arrival: object;
 }
 
 /**
@@ -128,6 +134,13 @@ export class ApprovalServer {
   /** Handler calls waiting for their turn (see pump()). */
   private readonly jobs: (() => Promise<void>)[] = [];
   private pumping = false;
+  private pumpScheduled = false;
+  /**
+   * Shared by the frames read since the last handler call started (RequestContext.arrival): handlers
+   * start only after the loop's reads (pump() runs in the check phase), so one object spans every
+   * connection's frames of a loop turn, and a frame read after any handler started gets a new one.
+   */
+  private arrival: object | null = null;
   /** Sockets whose replies wait for the end of the pump's slice, to leave in one write each. */
   private readonly corked = new Set<net.Socket>();
   private readonly limits: ServerLimits;
@@ -281,6 +294,7 @@ export class ApprovalServer {
 
   private onData(conn: Connection, chunk: Buffer): void {
     if (conn.closing) return;
+    const arrival = (this.arrival ??= {});
     for (const event of conn.reader.push(chunk)) {
       if (conn.closing) return;
       if (event.kind === "too_large") {
@@ -288,12 +302,12 @@ export class ApprovalServer {
         return;
       }
       conn.lastActivity = performance.now();
-      this.onLine(conn, event.line);
+      this.onLine(conn, event.line, arrival);
     }
     if (conn.socket.writableLength > this.limits.maxQueuedReplyBytes) conn.socket.pause();
   }
 
-  private onLine(conn: Connection, line: string): void {
+  private onLine(conn: Connection, line: string, arrival: object): void {
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -397,7 +411,7 @@ export class ApprovalServer {
       }
       verified = proved.verified;
     }
-    this.dispatch(conn, token, frame.id, frame.nonce, handler as never, checked.data, verified);
+    this.dispatch(conn, token, frame.id, frame.nonce, handler as never, checked.data, verified, arrival);
   }
 
   /**
@@ -432,6 +446,7 @@ export class ApprovalServer {
     handler: (body: unknown, ctx: RequestContext) => HandlerReply | Promise<HandlerReply>,
     body: unknown,
     verified: VerifiedTask | undefined,
+    arrival: object,
   ): void {
     conn.inFlight++;
     const finish = (result: HandlerReply) => {
@@ -443,8 +458,9 @@ export class ApprovalServer {
         const message = logger.redact(result.message);
         this.reply(conn, token, id, nonce, "error", errorBody(result.error, message, nonce));
       } else {
-        const body = JSON.stringify({ ...logger.redact(result.body), re: nonce });
-        this.reply(conn, token, id, nonce, result.type, body);
+        const body = logger.redact(result.body);
+        body.re = nonce; // on the redactor's copy
+        this.reply(conn, token, id, nonce, result.type, JSON.stringify(body));
       }
     };
     const fail = (error: unknown) => {
@@ -453,14 +469,21 @@ export class ApprovalServer {
     };
     this.jobs.push(async () => {
       try {
-        const result = handler(body, { signal: conn.abort.signal, id, ...(verified ? { verified } : {}) });
+        const ctx = { signal: conn.abort.signal, id, arrival, ...(verified ? { verified } : {}) };
+        const result = handler(body, ctx);
         if (result instanceof Promise) await result.then(finish, fail);
         else finish(result);
       } catch (error) {
         fail(error);
       }
     });
-    if (!this.pumping) void this.pump();
+    if (this.pumping || this.pumpScheduled) return;
+    // After this turn's reads: every frame read in it shares one arrival (see `arrival`).
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      void this.pump();
+    });
   }
 
   /**
@@ -483,6 +506,7 @@ export class ApprovalServer {
         sliceStart = performance.now();
         turn = nextTurn();
       }
+      this.arrival = null; // frames read from now on are not covered by what this job observes
       await Promise.race([job(), turn.promise]);
     }
     this.pumping = false;

@@ -31,8 +31,8 @@ export interface AuditLogOptions {
 
 /** How long an idle log keeps its file open (bursts of runs reuse it; idle instances hold nothing). */
 const KEEP_OPEN_MS = 1_000;
-/** At most this much goes out in one write; the rest follows in the next. */
-const MAX_BATCH_BYTES = 1024 * 1024;
+/** At most this many characters (≤ 3 MiB of UTF-8) go out in one write; the rest follows in the next. */
+const MAX_BATCH_CHARS = 1024 * 1024;
 
 export class AuditLog {
   readonly path: string;
@@ -41,7 +41,7 @@ export class AuditLog {
   /** Writes of this instance run one after another (so the open file is never closed under a write). */
   private chain: Promise<void> = Promise.resolve();
   /** Lines waiting for the next write, and that write (settled when they are on disk). */
-  private queue: Buffer[] = [];
+  private queue: string[] = [];
   private nextWrite: Promise<void> | null = null;
   private open: { fd: number; ino: bigint } | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -60,7 +60,15 @@ export class AuditLog {
    * that carries it is done; close() waits for every line appended before it.
    */
   async append(record: AuditRecord): Promise<void> {
-    this.queue.push(Buffer.from(`${JSON.stringify(AuditRecordSchema.parse(record))}\n`));
+    return this.appendBuilt(AuditRecordSchema.parse(record));
+  }
+
+  /**
+   * Appends a record built by Gatehouse's own typed code (the gate's decision and run lines): its type
+   * is the check, so it skips the zod pass of append() (a measurable share of a decided request).
+   */
+  appendBuilt(record: AuditRecord): Promise<void> {
+    this.queue.push(`${JSON.stringify(record)}\n`);
     if (this.nextWrite) return this.nextWrite;
     const written = this.chain.then(afterThisTurn).then(() => this.writeQueued());
     this.nextWrite = written;
@@ -76,12 +84,12 @@ export class AuditLog {
     while (start < lines.length) {
       let end = start;
       let size = 0;
-      while (end < lines.length && (end === start || size + lines[end]!.length <= MAX_BATCH_BYTES)) {
+      // lengths in UTF-16 units: a batch stays under MAX_BATCH_CHARS characters (one conversion, one write)
+      while (end < lines.length && (end === start || size + lines[end]!.length <= MAX_BATCH_CHARS)) {
         size += lines[end]!.length;
         end++;
       }
-      const batch = lines.slice(start, end);
-      await this.writeLine(batch.length === 1 ? batch[0]! : Buffer.concat(batch, size));
+      await this.writeLine(Buffer.from(end - start === 1 ? lines[start]! : lines.slice(start, end).join("")));
       start = end;
     }
   }

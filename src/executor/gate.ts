@@ -5,7 +5,12 @@
 import { randomBytes } from "node:crypto";
 import type { ApprovalsState, ApprovalsStore } from "../core/approvals/index.js";
 import type { Logger } from "../core/log.js";
-import { explainCommand, fallbackDecision, type OwnFiles } from "../core/policy/index.js";
+import {
+  explainCommand,
+  fallbackDecision,
+  type ExecutableResolver,
+  type OwnFiles,
+} from "../core/policy/index.js";
 import { nextStep, outcomeKind } from "../core/policy/outcome-text.js";
 import type {
   AllowlistEntry,
@@ -55,6 +60,11 @@ export interface GateRequest {
   signal?: AbortSignal;
   /** The running Gatehouse task the request provably comes from (its task key); absent = a claim. */
   verified?: VerifiedTask;
+  /**
+   * Executable lookups shared with requests that arrived together (approval socket: one per read);
+   * every observation in it must postdate this request's arrival. Absent: a fresh one.
+   */
+  resolver?: ExecutableResolver;
 }
 
 export interface GateRunRequest extends GateRequest {
@@ -208,7 +218,7 @@ function emit(deps: GateDeps, event: ExecEvent): void {
 
 async function writeAudit(deps: GateDeps, record: AuditRecord): Promise<void> {
   try {
-    await deps.audit.append(record);
+    await deps.audit.appendBuilt(record); // built here, typed: no zod pass (audit-log.ts)
   } catch (error) {
     // The gate keeps working when the log cannot be written (disk full, a file in the way); say so loudly.
     deps.logger.error(`could not write the audit log ${deps.audit.path}`, { error, runId: record.runId });
@@ -353,7 +363,8 @@ async function saveAllowAlways(
   }
 }
 
-interface Decided extends GateDecision {
+interface Decided {
+  result: GateDecision;
   childEnv: Record<string, string>;
   /** The bash the policy was told about (gateAndRun runs the string under it). */
   bash: string | null | undefined;
@@ -446,6 +457,7 @@ async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promi
     requestEnv,
     ...(bash !== undefined ? { bash } : {}),
     ...(deps.ownFiles ? { ownFiles: deps.ownFiles } : {}),
+    ...(req.resolver ? { resolver: req.resolver } : {}),
   });
 
   const { result, audited } = await settle(req, deps, explanation, warnings, {
@@ -453,7 +465,7 @@ async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promi
     startedAt,
     promptBudgetMs: mode.promptBudgetMs,
   });
-  return { ...result, childEnv, bash, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+  return { result, childEnv, bash, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
 }
 
 /** The explained request's verdict (a person or askFallback when it prompts), its audit line and event. */
@@ -467,24 +479,27 @@ async function settle(
   const { runId, startedAt } = at;
   const verdict = await verdictFor(req, deps, explanation, at);
   const step = nextStep(outcomeKind(verdict.decision, verdict.decidedBy), verdict.reason, explanation);
+  // Built field by field, not by spreads: this runs for every decided request (issue 12).
   const result: GateDecision = {
     runId,
-    ...verdict,
+    decision: verdict.decision,
+    decidedBy: verdict.decidedBy,
+    reason: verdict.reason,
     explanation,
     warnings,
-    ...(step !== null ? { nextStep: step } : {}),
   };
+  if (verdict.savedEntries !== undefined) result.savedEntries = verdict.savedEntries;
+  if (step !== null) result.nextStep = step;
   const command = displayCommand(req.command);
-  const audited = writeAudit(deps, {
-    ...auditBase(req, runId, command, deps.now(), explanation),
-    event: "decision",
-    decision: result.decision,
-    decidedBy: result.decidedBy,
-    reason: result.reason,
-    exitCode: null,
-    timedOut: false,
-    durationMs: Math.max(0, deps.now() - startedAt),
-  });
+  const record = auditBase(req, runId, command, deps.now(), explanation);
+  record.event = "decision";
+  record.decision = result.decision;
+  record.decidedBy = result.decidedBy;
+  record.reason = result.reason;
+  record.exitCode = null;
+  record.timedOut = false;
+  record.durationMs = Math.max(0, deps.now() - startedAt);
+  const audited = writeAudit(deps, record);
   if (!isAllowed(result.decision)) {
     emit(deps, {
       type: "exec.denied",
@@ -521,22 +536,34 @@ export async function decideExplained(
   return result;
 }
 
+/** Ids of the entries with a use limit, per approvals file object (a new object on every change). */
+const limitedEntries = new WeakMap<object, ReadonlySet<string>>();
+
 function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation): boolean {
   if (approvals.status !== "ok" || !explanation.allowlistSatisfied) return false;
-  const matched = new Set(explanation.matchedEntryIds);
-  return Object.values(approvals.file.agents).some((agent) =>
-    (agent.allowlist ?? []).some((entry) => matched.has(entry.id) && typeof entry.usesLeft === "number"),
-  );
+  let limited = limitedEntries.get(approvals.file);
+  if (!limited) {
+    const ids = new Set<string>();
+    for (const agent of Object.values(approvals.file.agents))
+      for (const entry of agent.allowlist ?? []) if (typeof entry.usesLeft === "number") ids.add(entry.id);
+    limited = ids;
+    limitedEntries.set(approvals.file, limited);
+  }
+  return limited.size > 0 && explanation.matchedEntryIds.some((id) => limited.has(id));
 }
 
+/**
+ * The fields every line of a request shares, in their order on the line; the caller sets the rest
+ * (event, decision, decidedBy, reason, exitCode, timedOut, durationMs) before it is written.
+ */
 function auditBase(
   req: GateRequest,
   runId: string,
   command: string,
   ts: number,
   explanation: Pick<Explanation, "elevatedUntil">,
-) {
-  return {
+): AuditRecord {
+  const record = {
     ts,
     runId,
     agentId: req.agentId,
@@ -544,11 +571,12 @@ function auditBase(
     source: req.source,
     command,
     cwd: req.cwd,
-    ...(req.commandKey !== undefined ? { commandKey: req.commandKey } : {}),
-    ...(explanation.elevatedUntil !== undefined ? { elevatedUntil: explanation.elevatedUntil } : {}),
-    ...(req.requested ? { requested: { ...req.requested } } : {}),
-    ...(req.verified ? { verified: { ...req.verified } } : {}),
-  };
+  } as AuditRecord;
+  if (req.commandKey !== undefined) record.commandKey = req.commandKey;
+  if (explanation.elevatedUntil !== undefined) record.elevatedUntil = explanation.elevatedUntil;
+  if (req.requested) record.requested = { ...req.requested };
+  if (req.verified) record.verified = { ...req.verified };
+  return record;
 }
 
 /**
@@ -556,16 +584,10 @@ function auditBase(
  * background sink (a service) the answer goes out while the line is written, else after it.
  */
 export async function decideCommand(req: GateRequest, deps: GateDeps): Promise<GateDecision> {
-  const {
-    childEnv: _env,
-    bash: _bash,
-    audited,
-    countsUses: _counts,
-    ...decision
-  } = await decide(req, deps, { runs: false });
+  const { result, audited } = await decide(req, deps, { runs: false });
   if (deps.background) deps.background(audited);
   else await audited;
-  return decision;
+  return result;
 }
 
 function describeRun(run: RunResult, timeoutMs: number | undefined): string {
@@ -579,7 +601,13 @@ function describeRun(run: RunResult, timeoutMs: number | undefined): string {
 /** Decides and, when allowed, runs (`gatehouse exec`, `exec.run`, `device:execute_command`). */
 export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<GateRunResult> {
   const startedAt = deps.now();
-  const { childEnv, bash, audited, countsUses, ...decision } = await decide(req, deps, {
+  const {
+    result: decision,
+    childEnv,
+    bash,
+    audited,
+    countsUses,
+  } = await decide(req, deps, {
     runs: true,
     ...(req.budgetMs !== undefined ? { promptBudgetMs: req.budgetMs } : {}),
   });

@@ -143,9 +143,12 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
       segment.builtin === undefined &&
       (segment.matchedEntryId === null || inlineUncovered.has(index)),
   );
-  const matchedEntryIds = allowlistSatisfied
-    ? [...new Set(segments.flatMap((s) => (s.matchedEntryId === null ? [] : [s.matchedEntryId])))]
-    : [];
+  const matchedEntryIds: string[] = [];
+  if (allowlistSatisfied) {
+    for (const s of segments)
+      if (s.matchedEntryId !== null && !matchedEntryIds.includes(s.matchedEntryId))
+        matchedEntryIds.push(s.matchedEntryId);
+  }
 
   return {
     outcome: decision.outcome,

@@ -18,6 +18,21 @@ export interface OwnFiles {
   home: string;
 }
 
+/** Per OwnFiles object (one per service): its spellings and open tails, computed once. */
+const prepared = new WeakMap<OwnFiles, { spellings: string[]; openTails: string[] }>();
+
+function prepare(own: OwnFiles): { spellings: string[]; openTails: string[] } {
+  let ready = prepared.get(own);
+  if (!ready) {
+    const openTails = own.open
+      .map((o) => path.relative(own.folder, o))
+      .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r));
+    ready = { spellings: spellings(own), openTails };
+    prepared.set(own, ready);
+  }
+  return ready;
+}
+
 function spellings(own: OwnFiles): string[] {
   const { folder, home } = own;
   const out = new Set([folder]);
@@ -31,10 +46,8 @@ function spellings(own: OwnFiles): string[] {
 
 /** Why `text` names Gatehouse's own files, or null. */
 export function namesOwnFiles(text: string, own: OwnFiles): string | null {
-  const openTails = own.open
-    .map((o) => path.relative(own.folder, o))
-    .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r));
-  for (const spelling of spellings(own)) {
+  const { spellings, openTails } = prepare(own);
+  for (const spelling of spellings) {
     for (let at = text.indexOf(spelling); at !== -1; at = text.indexOf(spelling, at + 1)) {
       const rest = text.slice(at + spelling.length);
       // `~/.wegent-executor/workspace/x` is the open workspace; `~/.wegent-executorX` is another name

@@ -4,10 +4,13 @@
 // in batches, and none is lost on a clean shutdown; the nonce memory is sized so that clients within
 // the limits never see `busy`.
 import fs from "node:fs/promises";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { NONCE_MEMORY_MS } from "../../../src/approval-server/frame-auth.js";
 import { DEFAULT_LIMITS, nonceCapacityFor } from "../../../src/approval-server/limits.js";
+import { viewFolder } from "../../../src/core/policy/io/path-folders.js";
+import { makeTempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
 import { errorCode, RawConnection, signedFrame } from "./raw-socket.js";
@@ -90,6 +93,56 @@ describe("audit lines after the reply", () => {
     expect(new Set(lines.map((l) => l.runId)).size).toBe(1_500);
     expect(lines.every((l) => l.event === "decision" && l.decision === "allow-once")).toBe(true);
   });
+});
+
+describe("programs planted on PATH between requests", () => {
+  /**
+   * A Gatehouse whose PATH starts with `early` (no `tool`, its listing trusted before the first
+   * request) and then `late`, whose `tool` and `helper` are allowed.
+   */
+  async function gatehouseWithTwoFolders(prefix: string) {
+    const t = await makeTempHome(prefix);
+    const early = path.join(t.home, "early-bin");
+    const late = path.join(t.home, "late-bin");
+    await fs.mkdir(early);
+    await fs.mkdir(late);
+    const program = "#!/bin/sh\nexit 0\n";
+    for (const name of ["tool", "helper"])
+      await fs.writeFile(path.join(late, name), program, { mode: 0o755 });
+    await fs.writeFile(path.join(early, "neighbour"), program, { mode: 0o755 });
+    await fs.writeFile(path.join(early, "tool-data"), "data", { mode: 0o644 });
+    t.env.PATH = `${early}:${late}:${t.env.PATH}`;
+    g = await startGatehouse({ t, policy: { allow: [path.join(late, "tool"), path.join(late, "helper")] } });
+    return { early, client: await g.client(), ask: { command: "helper && tool", cwd: t.home } };
+  }
+
+  it("decides the very next request by a program planted in an earlier PATH folder", async () => {
+    const { early, client, ask } = await gatehouseWithTwoFolders("gh-as-plant-");
+    await waitFor(() => viewFolder(early).listed, {
+      what: "the listing of the early folder",
+      timeoutMs: 20_000,
+    });
+    expect(await client.request("approval.request", ask)).toMatchObject({ body: { decision: "allow-once" } });
+    await fs.writeFile(path.join(early, "tool"), "#!/bin/sh\ntouch planted\n", { mode: 0o755 });
+    expect(await client.request("approval.request", ask)).toMatchObject({
+      body: { decision: "no-approver", decidedBy: "fallback" },
+    });
+  }, 30_000);
+
+  it("decides the very next request by a file in an earlier PATH folder made executable", async () => {
+    const { early, client, ask } = await gatehouseWithTwoFolders("gh-as-chmod-");
+    await fs.rename(path.join(early, "tool-data"), path.join(early, "tool"));
+    await waitFor(() => viewFolder(early).listed, {
+      what: "the listing of the early folder",
+      timeoutMs: 20_000,
+    });
+    expect(await client.request("approval.request", ask)).toMatchObject({ body: { decision: "allow-once" } });
+    await fs.chmod(path.join(early, "tool"), 0o755); // the folder's mtime does not change
+    expect(viewFolder(early).listed).toBe(true);
+    expect(await client.request("approval.request", ask)).toMatchObject({
+      body: { decision: "no-approver", decidedBy: "fallback" },
+    });
+  }, 30_000);
 });
 
 describe("nonce memory", () => {

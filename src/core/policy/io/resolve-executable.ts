@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { FoundVia } from "../types.js";
+import { viewFolder, type FolderView } from "./path-folders.js";
 
 export interface Resolution {
   resolvedPath: string | null;
@@ -23,20 +24,30 @@ export interface ResolveOptions {
   platform: NodeJS.Platform;
   /** Real paths of folders already resolved (an ExecutableResolver shares one across its lookups). */
   realDirs?: Map<string, string>;
+  /**
+   * PATH folders where a name was missing (null), and what they hold once a second name is looked up
+   * in them (an ExecutableResolver shares one across its lookups).
+   */
+  folders?: Map<string, FolderView | null>;
 }
 
 type Check = { ok: true; real: string } | { ok: false; error: string };
 
-/** Resolves command words, remembering answers for the life of one explanation. */
+/**
+ * Resolves command words, remembering answers (and what each PATH folder holds) for the life of one
+ * explanation, or of the requests that arrived together (docs/decisions.md "Resolving programs on PATH").
+ */
 export class ExecutableResolver {
   private readonly memo = new Map<string, Resolution>();
   private readonly realDirs = new Map<string, string>();
+  private readonly folders = new Map<string, FolderView | null>();
 
   resolve(word: string, options: ResolveOptions): Resolution {
     const key = `${options.cwd}\0${options.pathEnv ?? ""}\0${options.platform}\0${word}`;
     let hit = this.memo.get(key);
     if (!hit) {
       options.realDirs ??= this.realDirs;
+      options.folders ??= this.folders;
       hit = resolveExecutable(word, options);
       this.memo.set(key, hit);
     }
@@ -80,16 +91,31 @@ export function resolveExecutable(word: string, options: ResolveOptions): Resolu
     // A folder listed twice (common: shell profiles prepend the same folder again) answers the same.
     if (searched.has(base)) continue;
     searched.add(base);
+    // A folder that already lacked a name: one stat of it (and its listing while unchanged) rules out
+    // a name it cannot hold. The first miss is a plain lstat, cheaper than a stat of the folder.
+    if (!win && !mayHold(base, word, options)) continue;
     const full = base.endsWith(p.sep) ? base + word : base + p.sep + word;
     const checked = checkCandidates(candidatesFor(full, options), options);
     if (checked.found) return { resolvedPath: checked.real, foundVia: "path", foundPath: checked.at };
     if (checked.error !== "does not exist") lastError = `${full} ${checked.error}`;
+    else if (!win && options.folders && !options.folders.has(base)) options.folders.set(base, null);
   }
   return {
     resolvedPath: null,
     foundVia: null,
     error: lastError ? `${word}: ${lastError}` : `${word} was not found on PATH`,
   };
+}
+
+function mayHold(dir: string, name: string, options: ResolveOptions): boolean {
+  const folders = options.folders;
+  if (!folders?.has(dir)) return true;
+  let view = folders.get(dir);
+  if (!view) {
+    view = viewFolder(dir);
+    folders.set(dir, view);
+  }
+  return view.mayHold(name);
 }
 
 function finish(
