@@ -36,10 +36,10 @@ function cacheFolder(parent, name) {
   return isPrivateFolder(folder) ? folder : null;
 }
 
-function entryName(filename, variant) {
+function entryName(filename) {
   const stat = fs.statSync(filename);
   const made = `${stat.size}-${Math.trunc(stat.mtimeMs)}-${stat.ino}`;
-  return `${path.basename(filename)}.${made}.${variant}.v8-${process.versions.v8}`;
+  return `${path.basename(filename)}.${made}.v8-${process.versions.v8}`;
 }
 
 function writeAtomically(file, data) {
@@ -54,10 +54,9 @@ function writeAtomically(file, data) {
 
 /**
  * Requires `entry` with every file of its folder compiled through the cache in `parent`/`name`.
- * `variant` names the V8 flags this command set (a cache made under other flags is rejected).
  * Anything unusable (no private folder, a bad entry) only costs the compile the cache would save.
  */
-export function requireWithCodeCache(entry, { parent, name, variant }) {
+export function requireWithCodeCache(entry, { parent, name }) {
   const folder = cacheFolder(parent, name);
   if (folder === null) return require(entry);
   const bundleDir = path.dirname(entry);
@@ -65,7 +64,7 @@ export function requireWithCodeCache(entry, { parent, name, variant }) {
   const compile = Module.prototype._compile;
   Module.prototype._compile = function compileWithCache(content, filename) {
     if (path.dirname(filename) !== bundleDir) return compile.call(this, content, filename);
-    const cacheFile = path.join(folder, entryName(filename, variant));
+    const cacheFile = path.join(folder, entryName(filename));
     const cachedData = readOrUndefined(cacheFile);
     // The bundle has no import() (scripts/bundle-cli.mjs): a script compiled here could not run one.
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });

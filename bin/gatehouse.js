@@ -20,12 +20,12 @@ if (compiledAt === null && bundledAt === null) {
   );
   process.exit(2);
 }
-// A one-shot command runs the shell parsers' WebAssembly a few times and exits: V8's background
-// recompilation of it with its optimising compiler would cost several times the whole command (it
-// kept a hook busy for over a second of CPU). The long-lived runner keeps the optimising tier. Set
-// before anything is compiled: V8's code cache is only valid under the flags it was made with.
-const baselineWasmOnly = command !== "serve";
-if (baselineWasmOnly) (await import("node:v8")).default.setFlagsFromString("--liftoff-only");
+// The shell parsers' WebAssembly runs on V8's baseline compiler only. V8's background recompilation
+// of it with its optimising compiler costs several times a one-shot command (it kept a hook busy for
+// over a second of CPU); in the long-lived runner it took ≈ 1 s of CPU (other threads) over the first
+// 2 000 commands, the slow tail of policy.first-seen, to save ≈ 0.01 ms a parse after (issue 12).
+// Set first, in every command: V8's code cache is valid only under the flags it was made with.
+(await import("node:v8")).default.setFlagsFromString("--liftoff-only");
 // A reader that goes away (`gatehouse exec --json … | head -c 300`) ends our output quietly, as
 // SIGPIPE ends a C program's: no stack trace, nothing more written, exit status 128 + SIGPIPE.
 const EXIT_OUTPUT_CLOSED = 141;
@@ -61,8 +61,7 @@ async function loadBundle() {
     if (isPrivateFolder(home)) module.enableCompileCache(`${home}/compile-cache`);
     return require(entry);
   }
-  const variant = baselineWasmOnly ? "liftoff" : "default";
-  return requireWithCodeCache(entry, { parent: home, name: "compile-cache", variant });
+  return requireWithCodeCache(entry, { parent: home, name: "compile-cache" });
 }
 
 const useBundle = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt);

@@ -1,7 +1,7 @@
 // The device as one service for the composition root (src/services.ts): configuration, token,
 // connection loop, event handlers, heartbeat payload and the status file, wired together.
 import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "../core/log.js";
 import type { AppPaths, Env } from "../core/paths.js";
@@ -111,7 +111,7 @@ export class DeviceService {
           transferHost: session.transferHost,
           maxConcurrentTasks: session.config.maxConcurrentTasks,
           tasks: this.tasks.snapshot(),
-          codexAuth: { targetPath: codexAuth, exists: await fileExists(codexAuth) },
+          codexAuth: { targetPath: codexAuth, exists: existsSync(codexAuth) }, // no thread-pool round trip on an idle heartbeat
           capabilities,
         });
       },
@@ -271,13 +271,4 @@ function fingerprint(config: DeviceConfig, token: string | null): string {
     token,
   ];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
-}
-
-async function fileExists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -4,7 +4,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import v8 from "node:v8";
 import type { Benchmark, BenchResult } from "./harness.js";
+
+// What runs in this process (the policy benchmarks, the executor) runs the shell parsers as every
+// `gatehouse` process does: bin/gatehouse.js sets this flag before anything compiles them.
+v8.setFlagsFromString("--liftoff-only");
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

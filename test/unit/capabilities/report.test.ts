@@ -150,4 +150,62 @@ describe("heartbeat capability report (device-protocol.md §5)", () => {
       skills: [{ name: "mine", source: "local_user" }],
     });
   });
+
+  it("follows every change between heartbeats: a manifest rewritten in place or replaced, a skill added or removed, a plugin registered", async () => {
+    const CH = t.paths.claudeHome;
+    const manifest = (revision: number, skills: Record<string, object>) =>
+      JSON.stringify({ version: 1, revision, skills });
+    // A file modified a minute ago (one written just now is read on every call: racily clean).
+    const settle = (file: string, secondsAgo = 60) =>
+      fs.utimes(file, new Date(Date.now() - secondsAgo * 1000), new Date(Date.now() - secondsAgo * 1000));
+    await write(t.paths.capabilityManifest, manifest(1, { alpha: { skill_id: 1 } }));
+    await settle(t.paths.capabilityManifest);
+    const first = await buildCapabilityReport(t.paths);
+    expect(first.skills.map((s) => s.name)).toEqual(["alpha"]);
+
+    // Nothing changed: the same report, not rebuilt.
+    expect(await buildCapabilityReport(t.paths)).toBe(first);
+
+    // Rewritten in place with the same length (the inode stays): read again, at once and once settled.
+    await fs.writeFile(t.paths.capabilityManifest, manifest(2, { alpha: { skill_id: 1 } }));
+    expect((await buildCapabilityReport(t.paths)).revision).toBe(2);
+    await fs.writeFile(t.paths.capabilityManifest, manifest(3, { alpha: { skill_id: 1 } }));
+    await settle(t.paths.capabilityManifest, 30);
+    expect((await buildCapabilityReport(t.paths)).revision).toBe(3);
+
+    // Replaced atomically, as Gatehouse writes it.
+    const next = `${t.paths.capabilityManifest}.next`;
+    await fs.writeFile(next, manifest(4, { alpha: { skill_id: 1 }, beta: { skill_id: 2 } }));
+    await settle(next);
+    await fs.rename(next, t.paths.capabilityManifest);
+    const replaced = await buildCapabilityReport(t.paths);
+    expect(replaced.skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
+    expect(replaced.digest).not.toBe(first.digest);
+
+    // A local skill appears inside a folder that was already there, then goes.
+    await fs.mkdir(path.join(CH, "skills", "mine"), { recursive: true });
+    expect((await buildCapabilityReport(t.paths)).skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
+    await write(path.join(CH, "skills", "mine", "SKILL.md"), "x");
+    const withMine = await buildCapabilityReport(t.paths);
+    expect(withMine.skills).toContainEqual({ name: "mine", source: "local_user" });
+    expect(withMine.digest).not.toBe(replaced.digest);
+    await fs.rm(path.join(CH, "skills", "mine", "SKILL.md"));
+    expect((await buildCapabilityReport(t.paths)).digest).toBe(replaced.digest);
+
+    // A plugin registered by Claude Code.
+    const root = path.join(t.home, "plugin-root");
+    await write(path.join(root, "skills", "p1", "SKILL.md"), skillFile("p1", "one"));
+    await write(
+      path.join(CH, "plugins", "installed_plugins.json"),
+      JSON.stringify({ version: 2, plugins: { "tool@market": [{ scope: "user", installPath: root }] } }),
+    );
+    const withPlugin = await buildCapabilityReport(t.paths);
+    expect(withPlugin.plugins.map((p) => [p.name, p.skills.map((s) => s.name)])).toEqual([["tool", ["p1"]]]);
+
+    // The manifest becomes unreadable: the report says so (empty manifest), and recovers after.
+    await fs.writeFile(t.paths.capabilityManifest, "{ not json");
+    expect((await buildCapabilityReport(t.paths)).revision).toBe(0);
+    await fs.writeFile(t.paths.capabilityManifest, manifest(5, { alpha: { skill_id: 1 } }));
+    expect((await buildCapabilityReport(t.paths)).revision).toBe(5);
+  });
 });

@@ -2,6 +2,7 @@
 // and `enabledPlugins` in `CH/settings.json`. These are the user's files: only the keys Gatehouse
 // manages are touched, every other key and entry keeps its place, the file is re-read just before
 // it is written, and nothing is written when nothing changed.
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../../store/index.js";
@@ -35,13 +36,21 @@ async function readJson(file: string): Promise<LoadResult<unknown | undefined>> 
   try {
     text = await fs.readFile(file, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { ok: true, value: undefined };
-    return {
-      ok: false,
-      error: msg.invalidClaudeConfig(file, `cannot be read (${code ?? (error as Error).message})`),
-    };
+    return unreadableJson(file, error);
   }
+  return jsonFromText(file, text);
+}
+
+function unreadableJson(file: string, error: unknown): LoadResult<undefined> {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return { ok: true, value: undefined };
+  return {
+    ok: false,
+    error: msg.invalidClaudeConfig(file, `cannot be read (${code ?? (error as Error).message})`),
+  };
+}
+
+function jsonFromText(file: string, text: string): LoadResult<unknown | undefined> {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
@@ -51,7 +60,24 @@ async function readJson(file: string): Promise<LoadResult<unknown | undefined>> 
 
 /** installed_plugins.json as an object, `{"version": 2, "plugins": {}}` when absent. */
 export async function readRegistry(file: string): Promise<LoadResult<Json>> {
-  const read = await readJson(file);
+  return registryFrom(file, await readJson(file));
+}
+
+/**
+ * readRegistry with one synchronous read: for the heartbeat report of an idle runner, where each
+ * asynchronous call is a thread-pool round trip that wakes the process (issue 12).
+ */
+export function readRegistrySync(file: string): LoadResult<Json> {
+  let text: string;
+  try {
+    text = fsSync.readFileSync(file, "utf8");
+  } catch (error) {
+    return registryFrom(file, unreadableJson(file, error));
+  }
+  return registryFrom(file, jsonFromText(file, text));
+}
+
+function registryFrom(file: string, read: LoadResult<unknown | undefined>): LoadResult<Json> {
   if (!read.ok) return read;
   if (read.value === undefined) return { ok: true, value: { version: 2, plugins: {} } };
   if (!isRecord(read.value)) return { ok: false, error: msg.invalidClaudeConfig(file, "not a JSON object") };

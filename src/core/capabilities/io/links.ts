@@ -3,6 +3,7 @@
 // user and is never modified, moved or deleted. Links are replaced atomically (temp name + rename)
 // on POSIX and removed with `unlink` only, never a recursive delete that could follow them.
 import { randomBytes } from "node:crypto";
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -50,6 +51,18 @@ export function isInside(
 export async function resolveStoreRoots(store: string): Promise<string[]> {
   const configured = path.resolve(store);
   const real = await fs.realpath(configured).catch(() => null);
+  return real && real !== configured ? [configured, real] : [configured];
+}
+
+/** resolveStoreRoots without a thread-pool round trip (the idle runner's heartbeat report). */
+export function resolveStoreRootsSync(store: string): string[] {
+  const configured = path.resolve(store);
+  let real: string | null;
+  try {
+    real = fsSync.realpathSync(configured);
+  } catch {
+    real = null;
+  }
   return real && real !== configured ? [configured, real] : [configured];
 }
 

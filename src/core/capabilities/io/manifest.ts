@@ -3,6 +3,7 @@
 // malformed entry is dropped) but a file that is not JSON is a hard error and is kept as it is.
 // Sections are keyed by names the backend chose, so they are null-prototype objects: `__proto__`,
 // `constructor` or `toString` are names like any other, stored, listed and looked up as such.
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import { z } from "zod";
 import { expandHome } from "../../paths.js";
@@ -124,13 +125,35 @@ export async function loadManifest(file: string): Promise<ManifestLoad> {
   try {
     content = await fs.readFile(file, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { ok: true, manifest: emptyManifest() };
-    return {
-      ok: false,
-      error: msg.invalidManifest(file, `cannot be read (${code ?? (error as Error).message})`),
-    };
+    return unreadableManifest(file, error);
   }
+  return manifestFromText(file, content);
+}
+
+/**
+ * loadManifest with one synchronous read: for the heartbeat report of an idle runner, where each
+ * asynchronous call is a thread-pool round trip that wakes the process (issue 12).
+ */
+export function loadManifestSync(file: string): ManifestLoad {
+  let content: string;
+  try {
+    content = fsSync.readFileSync(file, "utf8");
+  } catch (error) {
+    return unreadableManifest(file, error);
+  }
+  return manifestFromText(file, content);
+}
+
+function unreadableManifest(file: string, error: unknown): ManifestLoad {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return { ok: true, manifest: emptyManifest() };
+  return {
+    ok: false,
+    error: msg.invalidManifest(file, `cannot be read (${code ?? (error as Error).message})`),
+  };
+}
+
+function manifestFromText(file: string, content: string): ManifestLoad {
   try {
     return { ok: true, manifest: normaliseManifest(JSON.parse(content)) };
   } catch (error) {

@@ -1,17 +1,20 @@
 // The heartbeat capability report and its digest (device-protocol.md §5), built from the manifest,
 // `CH/skills` and `CH/plugins/installed_plugins.json`. Missing or unreadable sources count as empty;
 // if nothing can be read the empty report (revision 0, digest D1) goes.
-// The folder walks use synchronous calls: the report is built on every heartbeat of an otherwise idle
-// runner, and each asynchronous call is a thread-pool round trip that wakes the process again (a few
-// dozen per heartbeat); a few small stats and reads cost well under a millisecond in one go (issue 12).
+// Every read is synchronous: the report is built on every heartbeat of an otherwise idle runner, and
+// each asynchronous call is a thread-pool round trip that wakes the process again (a few dozen per
+// heartbeat); a few small stats and reads cost well under a millisecond in one go (issue 12). The
+// manifest is parsed again only when its file changed, and an unchanged report is reused whole, so a
+// heartbeat of a device with thousands of skills does not rebuild (and leave for the GC) thousands of
+// objects and their digest every 30 s.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { AppPaths } from "../../paths.js";
 import { canonicalJson, compareCodePoints, sortByCodePoint } from "../canonical-json.js";
-import { claudeFilePaths, readRegistry } from "./claude-registry.js";
-import { COPY_MARKER, isInside, resolveStoreRoots } from "./links.js";
-import { emptyManifest, loadManifest, manifestPath, type CapabilityManifest } from "./manifest.js";
+import { claudeFilePaths, readRegistrySync } from "./claude-registry.js";
+import { COPY_MARKER, isInside, resolveStoreRootsSync } from "./links.js";
+import { emptyManifest, loadManifestSync, manifestPath, type CapabilityManifest } from "./manifest.js";
 import { isRecord } from "../../../shared/is-record.js";
 
 export type ReportSkill = {
@@ -148,9 +151,9 @@ function isGatehouseItem(p: string, storeRoots: string[]): boolean {
   return marker !== "" && storeRoots.some((root) => isInside(marker, root));
 }
 
-async function localUserSkills(paths: AppPaths, manifest: CapabilityManifest): Promise<ReportSkill[]> {
+function localUserSkills(paths: AppPaths, manifest: CapabilityManifest): ReportSkill[] {
   const dir = path.join(paths.claudeHome, "skills");
-  const storeRoots = await resolveStoreRoots(paths.capabilityStore);
+  const storeRoots = resolveStoreRootsSync(paths.capabilityStore);
   const out: ReportSkill[] = [];
   for (const name of sortedNames(dir)) {
     // dot entries are hidden files, and the temporary names of links being replaced
@@ -174,8 +177,8 @@ function pluginSkills(root: string): ReportPluginSkill[] {
   return out;
 }
 
-async function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): Promise<ReportPlugin[]> {
-  const registry = await readRegistry(claudeFilePaths(paths.claudeHome).registry);
+function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): ReportPlugin[] {
+  const registry = readRegistrySync(claudeFilePaths(paths.claudeHome).registry);
   const plugins = registry.ok && isRecord(registry.value.plugins) ? registry.value.plugins : {};
   const out: ReportPlugin[] = [];
   for (const key of Object.keys(plugins).sort(compareCodePoints)) {
@@ -229,15 +232,60 @@ function managedSkills(manifest: CapabilityManifest): ReportSkill[] {
     });
 }
 
-/** The full report of §5 for the heartbeat's `capabilities` block. */
-export async function buildCapabilityReport(paths: AppPaths): Promise<CapabilityReport> {
+/** A file changed less than this long ago may change again within its time stamp's granularity. */
+const SETTLED_MS = 2_000;
+
+/**
+ * A file's identity and version: a rewrite, atomic (a new inode) or in place (a new modification
+ * and change time), gives another stamp. Taken before the read, so a change during the read only
+ * makes the next call read again. Null — read every time — when the file cannot be stat'ed or was
+ * modified in the last two seconds: a time stamp is as coarse as the kernel's clock tick, and a
+ * second same-size write within it would leave the stamp as it was (git's "racily clean" files).
+ */
+function fileStamp(file: string): string | null {
+  const stat = orNull(() => fs.statSync(file, { bigint: true, throwIfNoEntry: false }));
+  if (stat === null) return null;
+  if (stat === undefined) return "absent";
+  if (Date.now() - Number(stat.mtimeNs / 1_000_000n) < SETTLED_MS) return null;
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/** The last manifest read and the last report built, per manifest file (one per Gatehouse home). */
+const lastBuilt = new Map<
+  string,
+  { manifestStamp: string; manifest: CapabilityManifest; localKey: string; report: CapabilityReport }
+>();
+
+/** The manifest, parsed again only when its file changed (a failed read is never kept). */
+function manifestOf(file: string): { manifest: CapabilityManifest; stamp: string | null } {
+  const stamp = fileStamp(file);
+  const last = lastBuilt.get(file);
+  if (stamp !== null && last?.manifestStamp === stamp) return { manifest: last.manifest, stamp };
+  const loaded = loadManifestSync(file);
+  return loaded.ok ? { manifest: loaded.manifest, stamp } : { manifest: emptyManifest(), stamp: null };
+}
+
+/**
+ * The full report of §5 for the heartbeat's `capabilities` block. An unchanged report is the same
+ * object as last time: callers never modify it.
+ */
+export function buildCapabilityReport(paths: AppPaths): Promise<CapabilityReport> {
+  return Promise.resolve(reportNow(paths));
+}
+
+function reportNow(paths: AppPaths): CapabilityReport {
+  const file = paths.capabilityManifest;
   try {
-    const loaded = await loadManifest(paths.capabilityManifest);
-    const manifest = loaded.ok ? loaded.manifest : emptyManifest();
-    const skills = [...managedSkills(manifest), ...(await localUserSkills(paths, manifest))];
-    const plugins = await reportPlugins(paths, manifest);
+    const { manifest, stamp } = manifestOf(file);
+    // The parts read from the user's folders (small), compared whole with the last report's.
+    const localSkills = localUserSkills(paths, manifest);
+    const plugins = reportPlugins(paths, manifest);
+    const localKey = JSON.stringify([localSkills, plugins]);
+    const last = lastBuilt.get(file);
+    if (stamp !== null && last?.manifestStamp === stamp && last.localKey === localKey) return last.report;
+    const skills = [...managedSkills(manifest), ...localSkills];
     const mcps = reportMcps(manifest);
-    return {
+    const report: CapabilityReport = {
       revision: manifest.revision,
       digest: capabilityDigest({ skills, plugins, mcps }),
       full: true,
@@ -246,7 +294,11 @@ export async function buildCapabilityReport(paths: AppPaths): Promise<Capability
       mcps,
       last_sync_at: typeof manifest.last_sync_at === "string" ? manifest.last_sync_at : null,
     };
+    if (stamp === null) lastBuilt.delete(file);
+    else lastBuilt.set(file, { manifestStamp: stamp, manifest, localKey, report });
+    return report;
   } catch {
+    lastBuilt.delete(file);
     return emptyReport();
   }
 }
