@@ -227,12 +227,14 @@ async function drive(
   const deadline = performance.now() + seconds * 1000;
   await Promise.all(
     clients.map(async (client) => {
-      let sent = 0;
-      const started = performance.now();
+      // Send slots at least 1/PER_CONNECTION_RATE apart, never in the past: a client that fell behind
+      // does not catch up in a burst, which would break the server's per-connection limit (and after
+      // ten refusals the server closes the connection).
+      let lastSlot = -Infinity;
       const worker = async () => {
         while (performance.now() < deadline) {
-          const due = started + (sent * 1000) / PER_CONNECTION_RATE;
-          sent++;
+          const due = Math.max(lastSlot + 1000 / PER_CONNECTION_RATE, performance.now());
+          lastSlot = due;
           const wait = due - performance.now();
           if (wait > 0) await pause(wait);
           const result = await client.request("approval.request", body);
