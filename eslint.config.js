@@ -117,6 +117,15 @@ export default tseslint.config(
     },
   },
   {
+    // The launcher is CommonJS (bin/package.json): a one-shot command never starts the ES module loader.
+    files: ["bin/**/*.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", __dirname: "readonly", __filename: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     // Product code never imports the tests (the demo backend lives in src/demo-backend).
     files: ["src/**/*.ts", "renderer/**/*.ts", "renderer/**/*.tsx"],
     ignores: ["src/core/**"],

@@ -7,17 +7,16 @@
 // launcher puts in Gatehouse's own home: the gate keeps agents out of it. An entry is used only for the
 // exact file it was made from (size, modification time and inode in its name) and the same V8 and flags
 // (V8 rejects any other, and the file is then written again).
-import fs from "node:fs";
-import Module, { createRequire } from "node:module";
-import path from "node:path";
-import vm from "node:vm";
-
-const require = createRequire(import.meta.url);
+"use strict";
+const fs = require("node:fs");
+const Module = require("node:module");
+const path = require("node:path");
+const vm = require("node:vm");
 
 const WRITABLE_BY_OTHERS = 0o022;
 
 /** A real folder, owned by this user, that nobody else can write. */
-export function isPrivateFolder(folder) {
+function isPrivateFolder(folder) {
   const stat = fs.lstatSync(folder, { throwIfNoEntry: false });
   if (!stat || !stat.isDirectory()) return false;
   const uid = process.geteuid?.();
@@ -56,7 +55,7 @@ function writeAtomically(file, data) {
  * Requires `entry` with every file of its folder compiled through the cache in `parent`/`name`.
  * Anything unusable (no private folder, a bad entry) only costs the compile the cache would save.
  */
-export function requireWithCodeCache(entry, { parent, name }) {
+function requireWithCodeCache(entry, { parent, name }) {
   const folder = cacheFolder(parent, name);
   if (folder === null) return require(entry);
   const bundleDir = path.dirname(entry);
@@ -106,3 +105,5 @@ function readOrUndefined(file) {
     return undefined;
   }
 }
+
+module.exports = { isPrivateFolder, requireWithCodeCache };

@@ -3,14 +3,17 @@
 // tsc, and dist/cli/, the same code bundled into one file per command (scripts/bundle-cli.mjs), which
 // starts several times faster. The bundle runs only while it is at least as new as dist/src/ (a `tsc`
 // run without the bundle step leaves it stale: the compiled modules run instead).
-import { statSync } from "node:fs";
-import module, { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+// CommonJS (bin/package.json): a one-shot command then never starts Node's ES module loader.
+"use strict";
+const { statSync } = require("node:fs");
+const nodeModule = require("node:module");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 
 const command = process.argv[2];
-const compiled = new URL("../dist/src/cli/main.js", import.meta.url);
-const bundled = new URL("../dist/cli/main.cjs", import.meta.url);
-const mtime = (url) => statSync(url, { throwIfNoEntry: false })?.mtimeMs ?? null;
+const compiled = path.join(__dirname, "../dist/src/cli/main.js");
+const bundled = path.join(__dirname, "../dist/cli/main.cjs");
+const mtime = (file) => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? null;
 
 const compiledAt = mtime(compiled);
 const bundledAt = mtime(bundled);
@@ -25,7 +28,7 @@ if (compiledAt === null && bundledAt === null) {
 // over a second of CPU); in the long-lived runner it took ≈ 1 s of CPU (other threads) over the first
 // 2 000 commands, the slow tail of policy.first-seen, to save ≈ 0.01 ms a parse after (issue 12).
 // Set first, in every command: V8's code cache is valid only under the flags it was made with.
-(await import("node:v8")).default.setFlagsFromString("--liftoff-only");
+require("node:v8").setFlagsFromString("--liftoff-only");
 // A reader that goes away (`gatehouse exec --json … | head -c 300`) ends our output quietly, as
 // SIGPIPE ends a C program's: no stack trace, nothing more written, exit status 128 + SIGPIPE.
 const EXIT_OUTPUT_CLOSED = 141;
@@ -50,21 +53,23 @@ for (const stream of [process.stdout, process.stderr]) {
  * another user could plant code) nor ~/.cache (the agents run as this user). Node 22.1+ keeps the cache
  * itself; on older Node, bin/code-cache.js does. The long-lived runner compiles once and needs none.
  */
-async function loadBundle() {
-  const require = createRequire(import.meta.url);
-  const entry = fileURLToPath(bundled);
-  if (command === "serve") return require(entry);
-  const { isPrivateFolder, requireWithCodeCache } = await import("./code-cache.js");
-  const { resolvePaths } = await import("../dist/src/core/paths.js");
+function loadBundle() {
+  if (command === "serve") return require(bundled);
+  const { isPrivateFolder, requireWithCodeCache } = require("./code-cache.js");
+  // paths.ts bundled on its own (scripts/bundle-cli.mjs): the one place that reads the environment's folders
+  const { resolvePaths } = require("../dist/cli/paths.cjs");
   const home = resolvePaths(process.env).executorHome;
-  if (module.enableCompileCache) {
-    if (isPrivateFolder(home)) module.enableCompileCache(`${home}/compile-cache`);
-    return require(entry);
+  if (nodeModule.enableCompileCache) {
+    if (isPrivateFolder(home)) nodeModule.enableCompileCache(path.join(home, "compile-cache"));
+    return require(bundled);
   }
-  return requireWithCodeCache(entry, { parent: home, name: "compile-cache" });
+  return requireWithCodeCache(bundled, { parent: home, name: "compile-cache" });
 }
 
-const useBundle = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt);
-const { main } = useBundle ? await loadBundle() : await import(compiled.href);
-const status = await main(process.argv.slice(2));
-process.exitCode = outputClosed ? EXIT_OUTPUT_CLOSED : status;
+async function run() {
+  const useBundle = bundledAt !== null && (compiledAt === null || bundledAt >= compiledAt);
+  const { main } = useBundle ? loadBundle() : await import(pathToFileURL(compiled).href);
+  const status = await main(process.argv.slice(2));
+  process.exitCode = outputClosed ? EXIT_OUTPUT_CLOSED : status;
+}
+void run();

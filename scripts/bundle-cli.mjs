@@ -79,6 +79,14 @@ const { output } = await bundle.write({
 });
 await bundle.close();
 
+// paths.ts on its own, for bin/gatehouse.js: it needs Gatehouse's home (where the code cache is) before
+// it loads the bundle, and paths.ts is the one place that reads the environment's folders.
+const pathsEntry = path.join(root, "dist/src/core/paths.js");
+const pathsBundle = await rolldown({ ...inputOptions, input: { paths: pathsEntry } });
+const { output: pathsOutput } = await pathsBundle.write(outputOptions);
+await pathsBundle.close();
+output.push(...pathsOutput);
+
 const modules = {};
 for (const item of output) {
   if (item.type !== "chunk") continue;
