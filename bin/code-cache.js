@@ -13,18 +13,8 @@ const Module = require("node:module");
 const path = require("node:path");
 const vm = require("node:vm");
 
-const WRITABLE_BY_OTHERS = 0o022;
-
-/** A real folder, owned by this user, that nobody else can write. */
-function isPrivateFolder(folder) {
-  const stat = fs.lstatSync(folder, { throwIfNoEntry: false });
-  if (!stat || !stat.isDirectory()) return false;
-  const uid = process.geteuid?.();
-  return (uid === undefined || stat.uid === uid) && (stat.mode & WRITABLE_BY_OTHERS) === 0;
-}
-
 /** The cache folder, made when missing; null when it (or its parent) is not the user's alone. */
-function cacheFolder(parent, name) {
+function cacheFolder(parent, name, isPrivateFolder) {
   if (!isPrivateFolder(parent)) return null;
   const folder = path.join(parent, name);
   try {
@@ -35,10 +25,11 @@ function cacheFolder(parent, name) {
   return isPrivateFolder(folder) ? folder : null;
 }
 
+/** `<file>.v8-<version>.<size>-<mtime>-<inode>`: the part before the last dot names what a rebuild replaces. */
 function entryName(filename) {
   const stat = fs.statSync(filename);
   const made = `${stat.size}-${Math.trunc(stat.mtimeMs)}-${stat.ino}`;
-  return `${path.basename(filename)}.${made}.v8-${process.versions.v8}`;
+  return `${path.basename(filename)}.v8-${process.versions.v8}.${made}`;
 }
 
 function writeAtomically(file, data) {
@@ -52,11 +43,11 @@ function writeAtomically(file, data) {
 }
 
 /**
- * Requires `entry` with every file of its folder compiled through the cache in `parent`/`name`.
- * Anything unusable (no private folder, a bad entry) only costs the compile the cache would save.
+ * Requires `entry` with every file of its folder compiled through the cache in `parent`/`name`, used only
+ * while `isPrivateFolder` (src/cli/launcher.ts) holds for both. Anything unusable (no private folder, a bad entry) only costs the compile the cache would save.
  */
-function requireWithCodeCache(entry, { parent, name }) {
-  const folder = cacheFolder(parent, name);
+function requireWithCodeCache(entry, { parent, name, isPrivateFolder }) {
+  const folder = cacheFolder(parent, name, isPrivateFolder);
   if (folder === null) return require(entry);
   const bundleDir = path.dirname(entry);
   const stale = [];
@@ -81,18 +72,13 @@ function requireWithCodeCache(entry, { parent, name }) {
   return require(entry);
 }
 
-/**
- * Drops entries of files the bundle no longer has, and earlier builds' entries of those just written
- * (each rebuild writes new ones: the file's size, time and inode are in the name).
- */
+/** Drops entries of files the bundle no longer has, and older entries of the files just written. */
 function removeOutdated(folder, bundleDir, written) {
-  const fileOf = (entry) => entry.slice(0, entry.indexOf(".cjs.") + ".cjs".length);
-  const tailOf = (entry) => entry.slice(entry.indexOf(".", fileOf(entry).length + 1));
-  const renewed = new Set([...written].map((entry) => `${fileOf(entry)}${tailOf(entry)}`));
+  const renewed = new Set([...written].map((entry) => entry.slice(0, entry.lastIndexOf("."))));
   for (const entry of fs.readdirSync(folder)) {
     if (written.has(entry) || entry.endsWith(".tmp")) continue;
-    const file = fileOf(entry);
-    if (!fs.existsSync(path.join(bundleDir, file)) || renewed.has(`${file}${tailOf(entry)}`)) {
+    const file = entry.slice(0, entry.indexOf(".cjs.") + ".cjs".length);
+    if (renewed.has(entry.slice(0, entry.lastIndexOf("."))) || !fs.existsSync(path.join(bundleDir, file))) {
       fs.rmSync(path.join(folder, entry), { force: true });
     }
   }
@@ -106,4 +92,4 @@ function readOrUndefined(file) {
   }
 }
 
-module.exports = { isPrivateFolder, requireWithCodeCache };
+module.exports = { requireWithCodeCache };

@@ -55,15 +55,15 @@ for (const stream of [process.stdout, process.stderr]) {
  */
 function loadBundle() {
   if (command === "serve") return require(bundled);
-  const { isPrivateFolder, requireWithCodeCache } = require("./code-cache.js");
-  // paths.ts bundled on its own (scripts/bundle-cli.mjs): the one place that reads the environment's folders
-  const { resolvePaths } = require("../dist/cli/paths.cjs");
+  // src/cli/launcher.ts, bundled on its own: Gatehouse's home and the trust checks, as the CLI has them
+  const { isPrivateFolder, resolvePaths } = require("../dist/cli/launcher.cjs");
   const home = resolvePaths(process.env).executorHome;
   if (nodeModule.enableCompileCache) {
     if (isPrivateFolder(home)) nodeModule.enableCompileCache(path.join(home, "compile-cache"));
     return require(bundled);
   }
-  return requireWithCodeCache(bundled, { parent: home, name: "compile-cache" });
+  const { requireWithCodeCache } = require("./code-cache.js");
+  return requireWithCodeCache(bundled, { parent: home, name: "compile-cache", isPrivateFolder });
 }
 
 async function run() {

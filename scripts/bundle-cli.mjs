@@ -79,13 +79,15 @@ const { output } = await bundle.write({
 });
 await bundle.close();
 
-// paths.ts on its own, for bin/gatehouse.js: it needs Gatehouse's home (where the code cache is) before
-// it loads the bundle, and paths.ts is the one place that reads the environment's folders.
-const pathsEntry = path.join(root, "dist/src/core/paths.js");
-const pathsBundle = await rolldown({ ...inputOptions, input: { paths: pathsEntry } });
-const { output: pathsOutput } = await pathsBundle.write(outputOptions);
-await pathsBundle.close();
-output.push(...pathsOutput);
+// What the launcher needs before the bundle (src/cli/launcher.ts) on its own, for bin/gatehouse.js: the
+// code cache's folder is in Gatehouse's home, and paths.ts and the trust checks say where and whether.
+const launcher = await rolldown({
+  ...inputOptions,
+  input: { launcher: path.join(root, "dist/src/cli/launcher.js") },
+});
+const { output: launcherOutput } = await launcher.write(outputOptions);
+await launcher.close();
+output.push(...launcherOutput);
 
 const modules = {};
 for (const item of output) {
