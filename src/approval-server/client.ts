@@ -4,7 +4,7 @@
 // a missing (or untrusted) server as a value (`unavailable`) so the caller can apply askFallback.
 import net from "node:net";
 import type { AppPaths } from "../core/paths.js";
-import { readJsonFile } from "../core/store/json-file.js";
+import { readJsonFileSync } from "../core/store/json-file.js";
 import { ApprovalsSocketViewSchema } from "../shared/schemas/approvals-socket.js";
 import { checkTrustedFile, checkTrustedSocket } from "../core/io/trust.js";
 import { checkFrameTime, computeMac, macMatches, NonceSource } from "./frame-auth.js";
@@ -307,7 +307,7 @@ export async function readSocketCredentials(
   const untrusted = checkTrustedFile(paths.approvals);
   if (untrusted) return { status: "unavailable", reason: untrusted.message, untrusted: true };
   // Only the socket section: the policy is the server's to read and check.
-  const file = await readJsonFile(paths.approvals, ApprovalsSocketViewSchema);
+  const file = readJsonFileSync(paths.approvals, ApprovalsSocketViewSchema);
   if (file.status === "missing") {
     return {
       status: "unavailable",

@@ -1,7 +1,8 @@
 // Where the approval socket lives and how its place is made safe before listening
 // (approval-protocol.md "Transport").
 import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
+// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
+import { promises as fs } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";

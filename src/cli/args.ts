@@ -1,9 +1,11 @@
 // What the commands share for reading their input: argument parsing that turns every mistake into a
 // UsageError (exit 2), the common option checks and stdin.
-import fs from "node:fs/promises";
+// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
+import { promises as fs } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./context.js";
+import { readAllBytes } from "./stdin.js";
 
 /** `node:util` parseArgs (strict unless told otherwise) whose errors are UsageErrors. */
 export function parseCommandArgs<const T extends ParseArgsConfig>(
@@ -68,9 +70,7 @@ export async function existingFolderOption(given: string, option = "cwd"): Promi
 
 /** Everything on a stream, as UTF-8 text. */
 export async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString("utf8");
+  return (await readAllBytes(stream)).toString("utf8");
 }
 
 /** `--security` / `--ask` options: settings a command asks for, which may only tighten the policy. */

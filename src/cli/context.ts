@@ -4,6 +4,7 @@
 import { createLogger, type Logger } from "../core/log.js";
 import { resolvePaths, type AppPaths, type Env } from "../core/paths.js";
 import type { Redactor } from "../core/redact.js";
+import { readStandardInput } from "./stdin.js";
 
 export interface CliContext {
   env: Env;
@@ -11,6 +12,8 @@ export interface CliContext {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   stdin: NodeJS.ReadableStream;
+  /** All of standard input as text (blocking reads: no stream, no thread pool; src/cli/stdin.ts). */
+  readStdin(): Promise<string>;
   logger: Logger;
 }
 
@@ -21,7 +24,11 @@ export function createCliContext(env: Env = process.env): CliContext {
     paths: resolvePaths(env),
     stdout: redactingStream(process.stdout, logger.redactor),
     stderr: redactingStream(process.stderr, logger.redactor),
-    stdin: process.stdin,
+    // process.stdin is a getter that builds a stream: only a command that reads it pays for that
+    get stdin() {
+      return process.stdin;
+    },
+    readStdin: () => readStandardInput(() => process.stdin),
     logger,
   };
 }

@@ -1,7 +1,7 @@
 // Preload (`node --import dist/test/support/module-trace.js …`) that records every module the process
 // loads into the file named by GATEHOUSE_MODULE_TRACE, one per line: ES modules as the loader sees
 // them (a hook on its own thread appends each URL as it loads), CommonJS ones from require.cache at
-// exit. Used by the start-up test to check which code a command pulls in.
+// exit, Node's built-in modules as `node:NAME`. Used by the start-up test to check which code a command pulls in.
 import fs from "node:fs";
 import { createRequire, register } from "node:module";
 
@@ -17,6 +17,10 @@ if (out) {
   const require = createRequire(import.meta.url);
   process.on("exit", () => {
     const cjs = Object.keys(require.cache).map((file) => `file://${file}`);
-    fs.appendFileSync(out, cjs.map((line) => `${line}\n`).join(""));
+    // Node's own modules as `node:NAME` (internal ones too), from the list of what this process loaded
+    const builtins = (process as unknown as { moduleLoadList: string[] }).moduleLoadList
+      .filter((entry) => entry.startsWith("NativeModule "))
+      .map((entry) => `node:${entry.slice("NativeModule ".length)}`);
+    fs.appendFileSync(out, [...cjs, ...builtins].map((line) => `${line}\n`).join(""));
   });
 }

@@ -8,11 +8,10 @@ import type { RequestedSettings } from "../../shared/schemas/explanation.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { TASK_ID_ENV, taskCredentialsFrom } from "../../approval-server/task-proof.js";
 import { SettingsFileSchema } from "../../core/settings.js";
-import { parseJsonText, readJsonFile, type JsonSchema } from "../../core/store/json-file.js";
+import { parseJsonText, readJsonFileSync, type JsonSchema } from "../../core/store/json-file.js";
 import {
   nonEmptyOption,
   parseCommandArgs,
-  readAllText,
   REQUESTED_SETTINGS_OPTIONS,
   requestedSettingsOption,
   secondsOption,
@@ -31,10 +30,10 @@ const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
 /** Codex blocks a tool call when its hook exits with this status (the reason on stderr). */
 export const CODEX_BLOCK_EXIT = 2;
 
-async function agentIdFor(ctx: CliContext, runtime: Runtime, flag: string | undefined): Promise<string> {
+function agentIdFor(ctx: CliContext, runtime: Runtime, flag: string | undefined): string {
   if (flag !== undefined) return flag;
   if (runtime === "claude") {
-    const settings = await readJsonFile(ctx.paths.settings, SettingsFileSchema);
+    const settings = readJsonFileSync(ctx.paths.settings, SettingsFileSchema);
     if (settings.status === "ok" && settings.value.hook?.claudeAgentId)
       return settings.value.hook.claudeAgentId;
   }
@@ -97,7 +96,7 @@ async function decide(
   const taskId = ctx.env[TASK_ID_ENV]?.trim();
   const session: HookSession = {
     ctx,
-    agentId: await agentIdFor(ctx, runtime, flags.agent),
+    agentId: agentIdFor(ctx, runtime, flags.agent),
     sessionKey: taskId ? `task:${taskId}` : `${runtime}:${read.sessionId ?? "unknown"}`,
     source: `${runtime}-hook`,
     // Outside a Gatehouse task the session's own folder is the one it works in.
@@ -149,7 +148,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const which = runtime as Runtime;
   let verdict: HookVerdict | null;
   try {
-    verdict = await decide(which, await readAllText(ctx.stdin), ctx, flags);
+    verdict = await decide(which, await ctx.readStdin(), ctx, flags);
   } catch (error) {
     // A hook that fails would let Codex run the call (and, with rules of its own, Claude Code): block it.
     verdict = {

@@ -2,7 +2,8 @@
 // rollout file named in the hook input). Codex's hook input for `exec_command` carries only the
 // command text; the call's other arguments (such as `shell`, which picks zsh or sh instead of bash)
 // are in the transcript, written before the hook runs (codex-cli 0.169).
-import fs from "node:fs/promises";
+// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
+import { promises as fs } from "node:fs";
 import { isRecord } from "../../shared/is-record.js";
 
 /** How much of the end of a transcript is read: a call being decided is among its last lines. */

@@ -1,7 +1,8 @@
 // The one way the app writes a file: temp file in the same folder, fsync, rename, fsync the folder.
 // A reader sees either the old bytes or the new bytes, never a mix.
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
+// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
+import { promises as fs } from "node:fs";
 import path from "node:path";
 
 export interface AtomicWriteOptions {

@@ -2,7 +2,8 @@
 // the UI and the CLI never interleave a read-modify-write. A lock whose owner process is gone, or
 // that is older than `staleMs`, is broken.
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
+// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
+import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 

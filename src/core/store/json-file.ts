@@ -1,6 +1,7 @@
 // zod-validated JSON files. Reading never "repairs" a file: an invalid file is reported with its
 // path and the schema error and left as it is. Updates re-read, apply and write under a lock.
-import fs from "node:fs/promises";
+// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
+import { promises as fs, readFileSync } from "node:fs";
 import { parse, safeParse, type z } from "zod/mini";
 import { writeFileAtomic, type AtomicWriteOptions } from "./atomic-write.js";
 import { withFileLock } from "./file-lock.js";
@@ -49,11 +50,30 @@ export async function readJsonFile<S extends JsonSchema>(
   try {
     text = await fs.readFile(file, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { status: "missing" };
-    return { status: "invalid", error: `unreadable (${code ?? (error as Error).message})` };
+    return unreadable(error);
   }
   return parseJsonText(text, schema);
+}
+
+/**
+ * readJsonFile, blocking: for the small files a one-shot command reads before it can do anything else
+ * (the hook's settings and socket credentials), where no other work could overlap the read and the
+ * thread pool would start only for it.
+ */
+export function readJsonFileSync<S extends JsonSchema>(file: string, schema: S): JsonReadResult<z.output<S>> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return unreadable(error);
+  }
+  return parseJsonText(text, schema);
+}
+
+function unreadable(error: unknown): { status: "missing" } | { status: "invalid"; error: string } {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return { status: "missing" };
+  return { status: "invalid", error: `unreadable (${code ?? (error as Error).message})` };
 }
 
 /** Reads a file that must be valid when present; `fallback` when it is missing. */

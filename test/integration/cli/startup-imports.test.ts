@@ -33,7 +33,8 @@ const NEVER = [
 ];
 /**
  * With Gatehouse running the hook only asks it: no policy engine, no parsers, no spawning, no approvals
- * store (it reads only the socket section), and zod/mini only (classic zod costs several times more to load).
+ * store (it reads only the socket section), zod/mini only (classic zod costs several times more to load),
+ * and none of Node's file promise API.
  */
 const NOT_WHEN_SERVED = [
   "src/core/policy/",
@@ -44,6 +45,8 @@ const NOT_WHEN_SERVED = [
   "src/executor/run-process.js",
   "node_modules/web-tree-sitter/",
   "node_modules/sh-syntax/",
+  // its files are read with blocking calls (src/cli/stdin.ts, readJsonFileSync): no promise API, no thread pool
+  "node:fs/promises",
 ];
 
 let t: TempHome;
