@@ -2,17 +2,23 @@
 // agent-commands.ts and variants of them with other paths and names), each analysed and matched once
 // against an allowlist that names every program they use — what the hook costs for a command the app
 // has never seen: both shell parsers, the analysis, executable resolution, matching. Absolute: commands
-// per CPU-second (one core) and the p99 of one command's CPU time, target ≥ 2 000/s and p99 ≤ 2 ms.
+// per CPU-second (one core) and the p99 of one command's time (below), target ≥ 2 000/s and p99 ≤ 2 ms.
 // As in a running Gatehouse, the engine is warm: V8 compiles the hot JavaScript of the analysis
 // again, optimised, on background threads during the first few thousand commands of a process; a
 // first pass over 2 000 other commands pays for most of that, and its figures are reported as
 // `cold*`. The measured commands are still new to the parse cache. The parsers' WebAssembly runs
 // on V8's baseline compiler, as in every `gatehouse` process (bin/gatehouse.js; run.ts sets the same
 // flag): its optimising recompilation was most of the old tail.
-// Reading the tail: a command's CPU time is the whole process's, and the kernel charges a background
-// thread's time in scheduler ticks (4 ms here) to whichever command is running when one falls. So
-// compiling that is still going on shows as 4 ms on a few commands, not as a little on each;
-// `cpuOver2ms` counts those commands, and the wall-clock p99 is the main thread's own cost.
+// Reading the tail: the p99 is each command's wall-clock time from start to answer. The analysis never
+// waits for anything (its file calls are synchronous), so that time is its own CPU time on the main
+// thread plus any time the kernel gave the CPU to someone else: an upper bound of what the command
+// costs the event loop that answers it. The process's CPU time per command (process.cpuUsage) is not
+// that: it also holds V8's background compiler threads, which the kernel charges in scheduler ticks
+// (4 ms here) to whichever command is running when one falls, so compiling that is still going on
+// shows as 4 ms on a few commands rather than a little on each. It is reported beside
+// (`p99ProcessCpuMs`, `processCpuOver2ms`), and all of it is in the rate, commands per CPU-second of
+// the whole process. (Linux's per-thread run time in /proc/thread-self/schedstat was tried: it too
+// advances only on scheduler ticks for a running thread.)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -109,7 +115,7 @@ async function run(): Promise<BenchResult> {
     };
     const cold = await pass(commands.map((c) => `${c} # warm-up`));
     const { wall, cpu, outcomes, perWallSecond, perCpuSecond } = await pass(commands);
-    const p99Cpu = percentile(cpu, 99);
+    const p99 = percentile(wall, 99);
     return {
       name: "policy.first-seen",
       value: round(perCpuSecond, 0),
@@ -117,17 +123,19 @@ async function run(): Promise<BenchResult> {
       baseline: null,
       ratio: null,
       target: `≥ ${TARGET_PER_SECOND}/s on one core, p99 ≤ ${TARGET_P99_MS} ms`,
-      ok: perCpuSecond >= TARGET_PER_SECOND && p99Cpu <= TARGET_P99_MS,
+      ok: perCpuSecond >= TARGET_PER_SECOND && p99 <= TARGET_P99_MS,
       details: {
         commands: commands.length,
-        p50CpuMs: round(percentile(cpu, 50), 3),
-        p99CpuMs: round(p99Cpu, 3),
         p50WallMs: round(percentile(wall, 50), 3),
-        p99WallMs: round(percentile(wall, 99), 3),
-        cpuOver2ms: cpu.filter((ms) => ms > TARGET_P99_MS).length,
+        p99WallMs: round(p99, 3),
+        wallOver2ms: wall.filter((ms) => ms > TARGET_P99_MS).length,
+        p50ProcessCpuMs: round(percentile(cpu, 50), 3),
+        p99ProcessCpuMs: round(percentile(cpu, 99), 3),
+        processCpuOver2ms: cpu.filter((ms) => ms > TARGET_P99_MS).length,
         perWallSecond: round(perWallSecond, 0),
         coldPerCpuSecond: round(cold.perCpuSecond, 0),
-        coldP99CpuMs: round(percentile(cold.cpu, 99), 3),
+        coldP99WallMs: round(percentile(cold.wall, 99), 3),
+        coldP99ProcessCpuMs: round(percentile(cold.cpu, 99), 3),
         run: outcomes.run,
         prompt: outcomes.prompt,
         deny: outcomes.deny,
