@@ -16,6 +16,8 @@ export interface Logger {
   child(scope: string): Logger;
   /** Registers a secret value: it never appears in any line written, or value redacted, after this. */
   addSecret(value: string | undefined | null): void;
+  /** Withdraws one `addSecret` of `value` (Redactor.forget): for a secret whose use has ended. */
+  forgetSecret(value: string | undefined | null): void;
   /** True when `text` holds a registered secret (what `redact` would hide): keeps secrets out of child environments. */
   containsSecret(text: string): boolean;
   /** A copy of `value` with every registered secret (and any bearer token) replaced by `[redacted]`. */
@@ -47,6 +49,7 @@ function makeLogger(state: LoggerState, scope: string | undefined): Logger {
     error: (m, f) => write("error", m, f),
     child: (child) => makeLogger(state, scope ? `${scope}/${child}` : child),
     addSecret: (value) => state.redactor.add(value),
+    forgetSecret: (value) => state.redactor.forget(value),
     containsSecret: (text) => state.redactor.contains(text),
     redact: (value) => state.redactor.value(value),
     redactor: state.redactor,

@@ -14,6 +14,13 @@ const MAX_DEPTH = 256;
 export interface Redactor {
   /** Registers a secret: from now on it never appears in anything this redactor passes. */
   add(secret: string | null | undefined): void;
+  /**
+   * Withdraws one registration of `secret` (a task's key once its turn has ended and nothing more of
+   * the turn can leave the process). A secret registered more than once stays until each is withdrawn.
+   */
+  forget(secret: string | null | undefined): void;
+  /** How many distinct secrets are registered. */
+  readonly size: number;
   /** `text` with every registered secret (and any `Bearer <token>`) replaced by `[redacted]`. */
   text(text: string): string;
   /** True when `text` holds a registered secret in any of its forms (what `text` would hide, bearer tokens aside). */
@@ -36,8 +43,14 @@ function formsOf(secret: string): string[] {
 }
 
 export function createRedactor(): Redactor {
-  const forms: string[] = [];
-  const known = new Set<string>();
+  let forms: string[] = [];
+  /** Each registered secret and how many registrations hold it. */
+  const known = new Map<string, number>();
+  const rebuildForms = () => {
+    const all = new Set<string>();
+    for (const secret of known.keys()) for (const form of formsOf(secret)) all.add(form);
+    forms = [...all].sort((a, b) => b.length - a.length);
+  };
 
   const text = (input: string): string => {
     let out = input;
@@ -49,10 +62,26 @@ export function createRedactor(): Redactor {
 
   return {
     add(secret) {
-      if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH || known.has(secret)) return;
-      known.add(secret);
+      if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) return;
+      const held = known.get(secret) ?? 0;
+      known.set(secret, held + 1);
+      if (held > 0) return;
       for (const form of formsOf(secret)) if (!forms.includes(form)) forms.push(form);
       forms.sort((a, b) => b.length - a.length);
+    },
+    forget(secret) {
+      if (typeof secret !== "string") return;
+      const held = known.get(secret);
+      if (held === undefined) return;
+      if (held > 1) {
+        known.set(secret, held - 1);
+        return;
+      }
+      known.delete(secret);
+      rebuildForms(); // another secret may share a form (its JSON or URL spelling): keep what it needs
+    },
+    get size() {
+      return known.size;
     },
     text,
     contains: (input) => forms.some((form) => input.includes(form)),

@@ -47,6 +47,8 @@ interface RunEntry {
   workdir: string | null;
   startedAt: number | null;
   process: AgentProcess | null;
+  /** The run's own secrets (TurnHandle.secret), forgotten once its terminal event has been sent. */
+  secrets: string[];
   /** Resolves when the run is over and its agent process has exited. */
   done: Promise<void>;
   finish: () => void;
@@ -125,6 +127,7 @@ export class TaskRunner implements TaskRegistry {
         workdir: null,
         startedAt: null,
         process: null,
+        secrets: [],
         done,
         finish,
       });
@@ -320,6 +323,10 @@ export class TaskRunner implements TaskRegistry {
             entry.process = process;
             if (entry.abort.signal.aborted) void process.stop();
           },
+          secret: (value) => {
+            this.logger.addSecret(value);
+            entry.secrets.push(value);
+          },
         });
       }
     } catch (error) {
@@ -332,6 +339,8 @@ export class TaskRunner implements TaskRegistry {
         await removeRuntimeFolder(runtimeFolder(this.options.paths, entry.taskId), this.logger);
         if (entry.stream.ended === null) entry.stream.failed("The task ended without a result.");
       } finally {
+        // The terminal event has left (redacted as it was emitted) and the agent has exited.
+        for (const secret of entry.secrets.splice(0)) this.logger.forgetSecret(secret);
         // serial() never rejects: the slot goes back even when the lines above threw.
         await this.serial(async () => {
           this.release(entry);

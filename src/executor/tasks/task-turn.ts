@@ -82,6 +82,12 @@ export interface TurnHandle {
   started(info: { agent: RuntimeKind; workdir: string }): void;
   /** The agent process, so a cancel can stop it. */
   spawned(process: AgentProcess): void;
+  /**
+   * A secret of this turn alone (its task key): redacted from now on, and forgotten once the turn's
+   * last event has left the process, so a long-running Gatehouse does not check every text against
+   * every key it ever issued.
+   */
+  secret(value: string): void;
 }
 
 /** Extra CLI arguments from the settings (`agents.claudeArgs` / `agents.codexArgs`): e.g. a custom model provider. */
@@ -358,7 +364,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   // process has exited. The key is a secret like the task token: never logged, never in argv or files.
   const agent = runtime === "codex" ? CODEX_AGENT_ID : CLAUDE_AGENT_ID;
   const taskKey = options.taskKeys?.issue({ taskId, runtime, agent }) ?? null;
-  if (taskKey) logger.addSecret(taskKey);
+  if (taskKey) turn.secret(taskKey);
   // A cancelled task's key stops counting at the cancel, not when its process tree is finally gone.
   const revoke = () => {
     if (taskKey) options.taskKeys?.revoke(taskId, taskKey);

@@ -111,6 +111,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task's requests are verified (codex-cli 0.
     const prompt = await nextPrompt(app);
     expect(prompt.verified).toEqual({ taskId: "1602", runtime: "codex", agent: "codex" });
     const key = app.services.taskKeys.lookup("1602")!.key;
+    expect(app.logger.redactor.text(`key ${key}`)).toBe("key [redacted]");
     app.services.broker.decide(prompt.id, { decision: "allow-once" });
 
     const events = await app.untilTerminal(16002);
@@ -120,5 +121,9 @@ describe.skipIf(!HAVE_CODEX)("a Codex task's requests are verified (codex-cli 0.
     expect(output).not.toContain("GATEHOUSE_TASK_KEY");
     expect(output).not.toContain(key);
     await waitFor(() => app!.services.taskKeys.size === 0, { what: "the ended task's key to be forgotten" });
+    // Nothing of the turn is left to send: the redactor drops the dead key instead of checking every
+    // text against every key a long-running Gatehouse ever issued.
+    await waitFor(() => app!.logger.redactor.text(key) === key, { what: "the redactor to drop the key" });
+    expect(events.map((e) => JSON.stringify(e)).join("\n")).not.toContain(key);
   });
 });

@@ -15,6 +15,33 @@ describe("the redactor", () => {
     expect(r.text("abc")).toBe("abc");
   });
 
+  it("forgets a withdrawn secret, keeps one still registered elsewhere, and keeps another secret's forms", () => {
+    const r = createRedactor();
+    r.add("task-key-one");
+    expect(r.text("task-key-one")).toBe("[redacted]");
+    r.forget("task-key-one");
+    expect(r.text("task-key-one")).toBe("task-key-one");
+    expect(r.size).toBe(0);
+
+    r.add("shared-token");
+    r.add("shared-token"); // registered by two owners
+    r.forget("shared-token");
+    expect(r.text("shared-token")).toBe("[redacted]");
+    r.forget("shared-token");
+    expect(r.text("shared-token")).toBe("shared-token");
+
+    // one secret's JSON spelling is another secret as it is
+    const quoted = 'a"quoted';
+    const escaped = 'a\\"quoted';
+    r.add(quoted);
+    r.add(escaped);
+    r.forget(quoted);
+    expect(r.text(`x ${escaped} y`)).toBe("x [redacted] y");
+    expect(r.text(`x ${quoted} y`)).toBe(`x ${quoted} y`);
+    r.forget("never-registered");
+    expect(r.size).toBe(1);
+  });
+
   it("copies a value with every string redacted, keys included, and leaves the original alone", () => {
     const r = createRedactor();
     r.add("s3cret-value");
