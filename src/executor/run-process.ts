@@ -14,6 +14,7 @@ import {
   type StreamName,
 } from "./output-capture.js";
 import { readPipe, type PipeReader } from "./pipe-reader.js";
+import { ReadMemory } from "./read-memory.js";
 import { spawnTargetFor, type ShellChoice } from "./shell-command.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -225,6 +226,12 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
     }
 
     const readers: PipeReader[] = [];
+    // The copies handed to onOutput are fresh buffers again: collected as a stream's chunks would be.
+    const copies = new ReadMemory();
+    const ownedCopy = (bytes: Buffer) => {
+      copies.read(bytes.length);
+      return Buffer.from(bytes);
+    };
     const watch = (name: StreamName, stream: Readable | null) => {
       if (!stream) return;
       openStreams++;
@@ -240,7 +247,7 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
           let pending: void | Promise<void>;
           try {
             // The hook may keep its chunk: a copy when the read landed in the shared buffer.
-            pending = hooks.onOutput(name, reader.reusesBuffer ? Buffer.from(bytes) : bytes);
+            pending = hooks.onOutput(name, reader.reusesBuffer ? ownedCopy(bytes) : bytes);
           } catch {
             pending = undefined;
           }
