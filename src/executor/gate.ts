@@ -29,7 +29,7 @@ import type { AuditLog, AuditRecord } from "./audit-log.js";
 import { buildChildEnv, type ChildEnv, type InheritRules } from "./child-env.js";
 import { displayCommand, quoteWord } from "./command-text.js";
 import { loadInheritSettings, secretTest, type InheritSettings } from "./env-sources.js";
-import { OutputTail, type OutputMode } from "./output-capture.js";
+import { OutputTail, type OutputMode, type StreamName } from "./output-capture.js";
 import { runProcess, type RunHooks, type RunResult, type RunSpec } from "./run-process.js";
 import { findBash } from "./shells.js";
 import type { EntryUse, UsageRecorder } from "./usage-recorder.js";
@@ -675,10 +675,9 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
           if (countsUses || !deps.background) bookkeeping = pending;
           else deps.background(pending);
         },
-        onOutput: (stream, chunk) => {
-          tail?.push(chunk);
-          return req.onOutput?.(stream, chunk);
-        },
+        // The tail copies what it keeps; only a caller's own hook gets chunks it may keep (copies).
+        ...(tail ? { onOutputView: (_stream: StreamName, bytes: Buffer) => tail.push(bytes) } : {}),
+        ...(req.onOutput ? { onOutput: req.onOutput } : {}),
       },
     );
   }

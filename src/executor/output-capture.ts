@@ -107,10 +107,16 @@ export class OutputCapture {
   }
 }
 
-/** The last output of a run in arrival order (for `exec.finished`), bounded whatever the child prints. */
+/**
+ * The last output of a run in arrival order (for `exec.finished`), bounded whatever the child prints:
+ * a ring of the last bytes, copied in (the chunks it is given may be views of a reused read buffer).
+ */
 export class OutputTail {
-  private chunks: Buffer[] = [];
-  private size = 0;
+  private ring: Buffer | null = null;
+  /** Where the next byte goes. */
+  private end = 0;
+  /** How many bytes the ring holds (at most its length). */
+  private held = 0;
   private readonly maxBytes: number;
 
   constructor(readonly maxChars: number) {
@@ -118,16 +124,26 @@ export class OutputTail {
   }
 
   push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.chunks.length > 1 && this.size - (this.chunks[0]?.length ?? 0) >= this.maxBytes) {
-      this.size -= this.chunks.shift()?.length ?? 0;
-    }
+    if (chunk.length === 0 || this.maxBytes === 0) return;
+    this.ring ??= Buffer.allocUnsafe(this.maxBytes);
+    const ring = this.ring;
+    const bytes = chunk.length > ring.length ? chunk.subarray(chunk.length - ring.length) : chunk;
+    const first = Math.min(bytes.length, ring.length - this.end);
+    bytes.copy(ring, this.end, 0, first);
+    bytes.copy(ring, 0, first);
+    this.end = (this.end + bytes.length) % ring.length;
+    this.held = Math.min(ring.length, this.held + bytes.length);
+  }
+
+  private bytes(): Buffer {
+    const ring = this.ring;
+    if (!ring) return Buffer.alloc(0);
+    if (this.held < ring.length) return ring.subarray(0, this.held);
+    return Buffer.concat([ring.subarray(this.end), ring.subarray(0, this.end)]);
   }
 
   text(): string {
-    let bytes = Buffer.concat(this.chunks);
-    if (bytes.length > this.maxBytes) bytes = bytes.subarray(bytes.length - this.maxBytes);
+    const bytes = this.bytes();
     let start = 0;
     while (start < bytes.length && start < 4 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++;
     let text = bytes.subarray(start).toString("utf8");

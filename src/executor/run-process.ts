@@ -13,6 +13,7 @@ import {
   type OutputMode,
   type StreamName,
 } from "./output-capture.js";
+import { readPipe, type PipeReader } from "./pipe-reader.js";
 import { ReadMemory } from "./read-memory.js";
 import { spawnTargetFor, type ShellChoice } from "./shell-command.js";
 
@@ -54,8 +55,16 @@ export interface RunSpec {
 export interface RunHooks {
   /** The child started (for usage bookkeeping and `exec.started`). */
   onSpawn?(info: { pid: number; cwd: string }): void;
-  /** Every chunk as it arrives; a returned promise pauses that stream until it settles (backpressure). */
+  /**
+   * Every chunk as it arrives, the hook's to keep; a returned promise pauses that stream until it
+   * settles (backpressure). Each chunk is a copy: prefer onOutputView for what is not kept.
+   */
   onOutput?(stream: StreamName, chunk: Buffer): void | Promise<void>;
+  /**
+   * Every chunk as it arrives, borrowed: it may be a view of a read buffer that the next read
+   * overwrites, so it is valid only during the call (copy what you keep). No copy is made for it.
+   */
+  onOutputView?(stream: StreamName, bytes: Buffer): void;
 }
 
 export interface RunResult extends CapturedOutput {
@@ -216,32 +225,46 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
       terminate("cancel");
     }
 
-    const memory = new ReadMemory();
+    const readers: PipeReader[] = [];
+    // The copies handed to onOutput are fresh buffers again: collected as a stream's chunks would be.
+    const copies = new ReadMemory();
+    const ownedCopy = (bytes: Buffer) => {
+      copies.read(bytes.length);
+      return Buffer.from(bytes);
+    };
     const watch = (name: StreamName, stream: Readable | null) => {
       if (!stream) return;
       openStreams++;
-      stream.on("data", (chunk: Buffer) => {
-        capture.push(name, chunk);
-        memory.read(chunk.length);
-        let pending: void | Promise<void>;
-        try {
-          pending = hooks.onOutput?.(name, chunk);
-        } catch {
-          pending = undefined; // a failing listener never stops the draining (the child must not block)
-        }
-        if (pending) {
-          stream.pause();
-          pending.then(
-            () => stream.resume(),
-            () => stream.resume(),
-          );
-        }
+      const reader: PipeReader = readPipe(stream, {
+        onChunk: (bytes) => {
+          capture.push(name, bytes);
+          try {
+            hooks.onOutputView?.(name, bytes);
+          } catch {
+            // a failing listener never stops the draining (the child must not block)
+          }
+          if (!hooks.onOutput) return;
+          let pending: void | Promise<void>;
+          try {
+            // The hook may keep its chunk: a copy when the read landed in the shared buffer.
+            pending = hooks.onOutput(name, reader.reusesBuffer ? ownedCopy(bytes) : bytes);
+          } catch {
+            pending = undefined;
+          }
+          if (pending) {
+            reader.pause();
+            pending.then(
+              () => reader.resume(),
+              () => reader.resume(),
+            );
+          }
+        },
+        onClose: () => {
+          openStreams--;
+          maybeFinish();
+        },
       });
-      stream.on("error", () => undefined); // a destroyed pipe; 'close' follows
-      stream.on("close", () => {
-        openStreams--;
-        maybeFinish();
-      });
+      readers.push(reader);
     };
 
     child.on("error", (error: NodeJS.ErrnoException) => {
@@ -263,8 +286,7 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
       if (openStreams > 0) {
         // Something the command left running still holds the pipes: stop reading after a grace.
         later(spec.stdioGraceMs ?? DEFAULT_STDIO_GRACE_MS, () => {
-          child.stdout?.destroy();
-          child.stderr?.destroy();
+          for (const reader of readers) reader.destroy();
         });
       }
       maybeFinish();

@@ -1,7 +1,7 @@
 // Where the shells that run shell strings are (exec-policy.md "Analysing a command"): fixed absolute
 // locations, never a PATH lookup and never `$SHELL`, so the program that reads a string is the one the
 // policy analysed it for, whatever the runner's or the request's environment says.
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import path from "node:path";
 
 /** Where bash is looked for, in order (Linux, macOS, the BSDs, NixOS). */
@@ -19,18 +19,23 @@ const ROOT = 0;
 const WRITABLE_BY_OTHERS = 0o022;
 
 /** Owned by root and writable by nobody else: no process of the user (an agent included) can replace it. */
-async function systemOwned(file: string): Promise<boolean> {
-  const stat = await fs.stat(file);
+function systemOwned(file: string): boolean {
+  const stat = fs.statSync(file);
   return stat.uid === ROOT && (stat.mode & WRITABLE_BY_OTHERS) === 0;
 }
 
-async function trustedExecutable(candidate: string): Promise<string | null> {
+/**
+ * Synchronous calls on purpose: a few metadata calls on system files cost microseconds each, against
+ * a thread-pool round trip each through fs/promises — five of them in a row were ≈ 1 ms of every run
+ * on a loaded 2-core machine (issue 12, exec.overhead).
+ */
+function trustedExecutable(candidate: string): string | null {
   try {
-    const real = await fs.realpath(candidate);
-    const stat = await fs.stat(real);
+    const real = fs.realpathSync.native(candidate);
+    const stat = fs.statSync(real);
     if (!stat.isFile()) return null;
-    await fs.access(real, fs.constants.X_OK);
-    if (!(await systemOwned(real)) || !(await systemOwned(path.dirname(real)))) return null;
+    fs.accessSync(real, fs.constants.X_OK);
+    if (!systemOwned(real) || !systemOwned(path.dirname(real))) return null;
     return candidate;
   } catch {
     return null; // missing, not executable, or unreadable: not this one
@@ -48,7 +53,7 @@ export async function findBash(
 ): Promise<string | null> {
   if (platform === "win32") return null;
   for (const candidate of candidates) {
-    const found = await trustedExecutable(candidate);
+    const found = trustedExecutable(candidate);
     if (found) return found;
   }
   return null;
@@ -77,7 +82,7 @@ export const PWSH_LOCATIONS: readonly string[] = [
 
 export async function findPwsh(candidates: readonly string[] = PWSH_LOCATIONS): Promise<string | null> {
   for (const candidate of candidates) {
-    const found = await trustedExecutable(candidate);
+    const found = trustedExecutable(candidate);
     if (found) return found;
   }
   return null;

@@ -251,6 +251,8 @@ async function flood(): Promise<BenchResult> {
         baselineIs: "bare Node pipe reader",
         catMs: round(median(cat)),
         ratioVsCat: round(catRatio),
+        // Each round's own ratio: the load on a shared machine moves between rounds, less within one.
+        ratioVsCatByRound: gate.map((ms, i) => round(ms / (cat[i] ?? ms))).join(" "),
         peakRssGrowthMiB: round(growthMiB, 1),
         cliPeakRssIdleMiB: round(rssIdle / MiB, 1),
         cliPeakRssFloodMiB: round(rssFlood / MiB, 1),

@@ -110,4 +110,29 @@ describe("output tail", () => {
     for (let i = 0; i < 10; i++) tail.push(Buffer.from("€€€"));
     expect(tail.text()).toBe("€€");
   });
+
+  it("holds exactly the end of the output whatever the chunk sizes, wrapping around", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 0, maxLength: 300 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 60 }),
+        (chunks, maxChars) => {
+          const ascii = chunks.map((c) => Buffer.from(c.map((b) => 0x20 + (b % 0x5f))));
+          const tail = new OutputTail(maxChars);
+          for (const chunk of ascii) tail.push(chunk);
+          expect(tail.text()).toBe(Buffer.concat(ascii).toString("latin1").slice(-maxChars));
+        },
+      ),
+    );
+  });
+
+  it("keeps its own copy: a chunk buffer reused for the next read does not change what it holds", () => {
+    const tail = new OutputTail(8);
+    const reused = Buffer.from("abcdefgh");
+    tail.push(reused.subarray(0, 4));
+    reused.write("WXYZ", 0);
+    tail.push(reused.subarray(4, 8));
+    reused.fill("!");
+    expect(tail.text()).toBe("abcdefgh");
+  });
 });
