@@ -119,11 +119,16 @@ export function resolveExecutable(word: string, options: ResolveOptions): Resolu
   for (const base of searchFolders(options.pathEnv ?? "", options.cwd, win)) {
     // A folder that already lacked a name: one stat of it (and its listing while unchanged) rules out
     // a name it cannot hold. The first miss is a plain lstat, cheaper than a stat of the folder.
-    if (!win && !mayHold(base, word, options)) continue;
+    const firstLook = !win && options.folders !== undefined && !options.folders.has(base);
+    if (!win && !mayHold(base, word, options)) {
+      if (firstLook) noteFirstLook(base, true);
+      continue;
+    }
     const full = base.endsWith(p.sep) ? base + word : base + p.sep + word;
     const checked = win
       ? checkCandidates(candidatesFor(full, options), options)
       : checkCandidates([full], options, base, word);
+    if (firstLook) noteFirstLook(base, !checked.found);
     if (checked.found) return { resolvedPath: checked.real, foundVia: "path", foundPath: checked.at };
     if (checked.error !== "does not exist") lastError = `${full} ${checked.error}`;
     else if (!win && options.folders && !options.folders.has(base)) options.folders.set(base, null);
@@ -153,16 +158,38 @@ function searchFolders(pathEnv: string, cwd: string, win: boolean): readonly str
   return folders;
 }
 
+/**
+ * Per folder: whether the first name an explanation looked up there was not in it, the last time.
+ * A hint like `lastView`: a listed folder is viewed first only where names are usually missing, so a
+ * folder that holds most programs (`/usr/bin`) keeps one `lstat` per name and no `stat`.
+ */
+const firstLooks = new Map<string, boolean>();
+const MAX_FIRST_LOOKS = 256;
+
+function noteFirstLook(dir: string, missed: boolean): void {
+  if (firstLooks.get(dir) === missed) return;
+  if (firstLooks.size >= MAX_FIRST_LOOKS && !firstLooks.has(dir))
+    firstLooks.delete(firstLooks.keys().next().value!);
+  firstLooks.set(dir, missed);
+}
+
+/** Whether the last explanation's first name looked up in `dir` was missing there (tests). */
+export function firstLookMissed(dir: string): boolean | undefined {
+  return firstLooks.get(dir);
+}
+
 function mayHold(dir: string, name: string, options: ResolveOptions): boolean {
   const folders = options.folders;
   if (!folders) return true;
   let view = folders.get(dir);
   if (view === undefined) {
-    // Not looked at yet in this explanation. A folder that was absent last time, or listed when more
-    // than one name is coming, is viewed now (one call for every name); otherwise the name is looked
-    // up. Either way what answers is observed now: the hint only picks the call.
+    // Not looked at yet in this explanation. A folder that was absent last time, or listed and lacking
+    // the first name last time when more than one name is coming, is viewed now (one call for every
+    // name); otherwise the name is looked up. Either way what answers is observed now: the hint only
+    // picks the call.
     const last = lastView(dir);
-    if (last !== "absent" && !(last === "listed" && options.manyNames)) return true;
+    if (last !== "absent" && !(last === "listed" && options.manyNames && firstLooks.get(dir) === true))
+      return true;
   }
   if (!view) {
     view = viewFolder(dir);
