@@ -157,19 +157,27 @@ function candidates(
 ): CompiledEntry[] {
   if (segment.resolvedPath === null) return [];
   const real = normalizeMatchPath(segment.resolvedPath, platform);
-  const found: CompiledEntry[] = [...compiled.any, ...(compiled.exact.get(real) ?? [])];
+  const found: CompiledEntry[] = compiled.any.slice();
+  const exact = compiled.exact.get(real);
+  if (exact) for (const c of exact) found.push(c);
   if (segment.foundVia === "path" && segment.foundPath) {
     const name = (platform === "win32" ? path.win32 : path.posix).basename(segment.foundPath);
-    found.push(...(compiled.bare.get(bareKey(name, platform)) ?? []));
+    const bare = compiled.bare.get(bareKey(name, platform));
+    if (bare) for (const c of bare) found.push(c);
   }
-  for (const root of rootOf(real) === "" ? [""] : ["", rootOf(real)]) {
-    for (const g of compiled.globsByRoot.get(root) ?? []) {
-      if (g.globBase !== undefined && !real.startsWith(g.globBase)) continue;
-      if (g.glob?.test(real)) found.push(g);
-    }
-  }
+  const root = rootOf(real);
+  matchGlobs(compiled.globsByRoot.get(""), real, found);
+  if (root !== "") matchGlobs(compiled.globsByRoot.get(root), real, found);
   if (found.length > 1) found.sort((a, b) => a.order - b.order);
   return found;
+}
+
+function matchGlobs(globs: CompiledEntry[] | undefined, real: string, found: CompiledEntry[]): void {
+  if (!globs) return;
+  for (const g of globs) {
+    if (g.globBase !== undefined && !real.startsWith(g.globBase)) continue;
+    if (g.glob?.test(real)) found.push(g);
+  }
 }
 
 /** Why an entry whose pattern fits does not cover the segment, or null when it does. */

@@ -38,6 +38,8 @@ export async function analyzeCommand(input: CommandInput, options: AnalyzeOption
 function resolveSegments(collected: Collected, options: AnalyzeOptions, platform: NodeJS.Platform): Analysis {
   const resolver = options.resolver ?? new ExecutableResolver();
   const p = platform === "win32" ? path.win32 : path.posix;
+  // more than one name to look up: PATH folders listed before are viewed first (resolve-executable.ts)
+  const manyNames = collected.segments.length > 1;
   const segments: Segment[] = collected.segments.map((raw: RawSegment) => {
     const base: Segment = {
       argv: raw.args.map((a) => a.value),
@@ -72,6 +74,7 @@ function resolveSegments(collected: Collected, options: AnalyzeOptions, platform
       pathExt: options.env.PATHEXT,
       home: options.home,
       platform,
+      manyNames,
     });
     base.resolvedPath = resolution.resolvedPath;
     base.foundVia = resolution.foundVia;

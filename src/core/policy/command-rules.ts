@@ -8,8 +8,8 @@ export type { Arg };
 
 /** The command name a rule keys on: last path segment, lower-cased on Windows and without `.exe`. */
 export function commandBaseName(word: string, platform: NodeJS.Platform): string {
-  const last = word.split(platform === "win32" ? /[\\/]/ : /\//).pop() ?? word;
-  if (platform !== "win32") return last;
+  if (platform !== "win32") return word.slice(word.lastIndexOf("/") + 1);
+  const last = word.split(/[\\/]/).pop() ?? word;
   return last.toLowerCase().replace(/\.(exe|com|cmd|bat)$/, "");
 }
 

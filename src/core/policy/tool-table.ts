@@ -56,8 +56,17 @@ export function readTool(args: readonly Arg[], ctx: ReadContext): ToolReading | 
   }
 }
 
+const broadGrants = new Map<string, boolean>();
+
 /** Whether an allowlist entry for this program without an argPattern is broad: it can run or write anything. */
 export function grantsMoreThanItsName(name: string): boolean {
-  const role = toolRole(name, false);
-  return role !== null && role !== "builtin";
+  // the table never changes: remembered per name (the interpreters' patterns are tried one by one)
+  let broad = broadGrants.get(name);
+  if (broad === undefined) {
+    const role = toolRole(name, false);
+    broad = role !== null && role !== "builtin";
+    if (broadGrants.size >= 4096) broadGrants.clear();
+    broadGrants.set(name, broad);
+  }
+  return broad;
 }

@@ -61,6 +61,28 @@ interface Listing {
 
 const listings = new Map<string, Listing>();
 
+/** What each folder's last view found (a hint of which call to make first; never an answer). */
+export type LastView = "absent" | "listed" | "look";
+const lastViews = new Map<string, LastView>();
+
+/**
+ * What `viewFolder(dir)` found the last time this process asked, if it did. Only the order of calls
+ * follows from it: a folder that was absent or listed is viewed before its first name is looked up
+ * (one call answers for every name), and the view itself is made afresh.
+ */
+export function lastView(dir: string): LastView | undefined {
+  return lastViews.get(dir);
+}
+
+function remember(dir: string, view: FolderView, kind: LastView): FolderView {
+  if (lastViews.get(dir) !== kind) {
+    if (lastViews.size >= MAX_LISTINGS && !lastViews.has(dir))
+      lastViews.delete(lastViews.keys().next().value!);
+    lastViews.set(dir, kind);
+  }
+  return view;
+}
+
 const ABSENT: FolderView = { mayHold: () => false, listed: false };
 const LOOK: FolderView = { mayHold: () => true, listed: false };
 
@@ -75,16 +97,20 @@ export function viewFolder(dir: string): FolderView {
   try {
     stat = fs.statSync(dir, { throwIfNoEntry: false });
   } catch {
-    return LOOK; // unreadable on the way (EACCES, ENOTDIR…): the name's own lookup says why
+    return remember(dir, LOOK, "look"); // unreadable on the way (EACCES, ENOTDIR…): the name's own lookup says why
   }
-  if (!stat) return ABSENT; // no folder (or a dangling link to one): no name in it exists
-  if (!stat.isDirectory() || process.platform !== "linux") return LOOK;
+  if (!stat) return remember(dir, ABSENT, "absent"); // no folder (or a dangling link to one): no name in it exists
+  if (!stat.isDirectory() || process.platform !== "linux") return remember(dir, LOOK, "look");
   const names = trustedNames(dir, stat, wallBefore);
-  if (!names) return LOOK;
-  return {
-    mayHold: (name) => !PLAIN_NAME.test(name) || name === "." || name === ".." || names.has(name),
-    listed: true,
-  };
+  if (!names) return remember(dir, LOOK, "look");
+  return remember(
+    dir,
+    {
+      mayHold: (name) => !PLAIN_NAME.test(name) || name === "." || name === ".." || names.has(name),
+      listed: true,
+    },
+    "listed",
+  );
 }
 
 function trustedNames(dir: string, stat: fs.Stats, wallBefore: number): ReadonlySet<string> | null {

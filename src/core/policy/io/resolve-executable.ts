@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { FoundVia } from "../types.js";
-import { viewFolder, type FolderView } from "./path-folders.js";
+import { lastView, viewFolder, type FolderView } from "./path-folders.js";
 
 export interface Resolution {
   resolvedPath: string | null;
@@ -29,6 +29,11 @@ export interface ResolveOptions {
    * in them (an ExecutableResolver shares one across its lookups).
    */
   folders?: Map<string, FolderView | null>;
+  /**
+   * The explanation looks up more than one name: a PATH folder whose last view was a trusted listing
+   * is viewed before its first name is looked up (one `stat` answers for all of its names).
+   */
+  manyNames?: boolean;
 }
 
 type Check = { ok: true; real: string } | { ok: false; error: string };
@@ -38,20 +43,48 @@ type Check = { ok: true; real: string } | { ok: false; error: string };
  * explanation, or of the requests that arrived together (docs/decisions.md "Resolving programs on PATH").
  */
 export class ExecutableResolver {
-  private readonly memo = new Map<string, Resolution>();
+  /** Answers by lookup context (cwd, PATH, platform), then by word. */
+  private readonly memo = new Map<string, Map<string, Resolution>>();
+  /** The context of the last call: an explanation resolves all its words in one (no key to build). */
+  private last: {
+    cwd: string;
+    pathEnv: string | undefined;
+    platform: string;
+    words: Map<string, Resolution>;
+  } | null = null;
   private readonly realDirs = new Map<string, string>();
   private readonly folders = new Map<string, FolderView | null>();
 
   resolve(word: string, options: ResolveOptions): Resolution {
-    const key = `${options.cwd}\0${options.pathEnv ?? ""}\0${options.platform}\0${word}`;
-    let hit = this.memo.get(key);
+    const words = this.wordsFor(options);
+    let hit = words.get(word);
     if (!hit) {
       options.realDirs ??= this.realDirs;
       options.folders ??= this.folders;
       hit = resolveExecutable(word, options);
-      this.memo.set(key, hit);
+      words.set(word, hit);
     }
     return hit;
+  }
+
+  private wordsFor(options: ResolveOptions): Map<string, Resolution> {
+    const last = this.last;
+    if (
+      last !== null &&
+      last.cwd === options.cwd &&
+      last.pathEnv === options.pathEnv &&
+      last.platform === options.platform
+    ) {
+      return last.words;
+    }
+    const key = `${options.cwd}\0${options.pathEnv ?? ""}\0${options.platform}`;
+    let words = this.memo.get(key);
+    if (!words) {
+      words = new Map();
+      this.memo.set(key, words);
+    }
+    this.last = { cwd: options.cwd, pathEnv: options.pathEnv, platform: options.platform, words };
+    return words;
   }
 }
 
@@ -82,20 +115,20 @@ export function resolveExecutable(word: string, options: ResolveOptions): Resolu
       full,
     );
   }
-  const dirs = (options.pathEnv ?? "").split(win ? ";" : ":");
   let lastError: string | null = null;
-  const searched = new Set<string>();
-  for (const dir of dirs) {
-    // An empty PATH element means the current folder, as in every POSIX shell.
-    const base = dir === "" ? options.cwd : p.isAbsolute(dir) ? dir : p.resolve(options.cwd, dir);
-    // A folder listed twice (common: shell profiles prepend the same folder again) answers the same.
-    if (searched.has(base)) continue;
-    searched.add(base);
+  for (const base of searchFolders(options.pathEnv ?? "", options.cwd, win)) {
     // A folder that already lacked a name: one stat of it (and its listing while unchanged) rules out
     // a name it cannot hold. The first miss is a plain lstat, cheaper than a stat of the folder.
-    if (!win && !mayHold(base, word, options)) continue;
+    const firstLook = !win && options.folders !== undefined && !options.folders.has(base);
+    if (!win && !mayHold(base, word, options)) {
+      if (firstLook) noteFirstLook(base, true);
+      continue;
+    }
     const full = base.endsWith(p.sep) ? base + word : base + p.sep + word;
-    const checked = checkCandidates(candidatesFor(full, options), options);
+    const checked = win
+      ? checkCandidates(candidatesFor(full, options), options)
+      : checkCandidates([full], options, base, word);
+    if (firstLook) noteFirstLook(base, !checked.found);
     if (checked.found) return { resolvedPath: checked.real, foundVia: "path", foundPath: checked.at };
     if (checked.error !== "does not exist") lastError = `${full} ${checked.error}`;
     else if (!win && options.folders && !options.folders.has(base)) options.folders.set(base, null);
@@ -107,10 +140,57 @@ export function resolveExecutable(word: string, options: ResolveOptions): Resolu
   };
 }
 
+/** The folders a PATH value names, in order, each once; the last answer is kept (one PATH per explanation). */
+let lastSearch: { pathEnv: string; cwd: string; win: boolean; folders: readonly string[] } | null = null;
+
+function searchFolders(pathEnv: string, cwd: string, win: boolean): readonly string[] {
+  const last = lastSearch;
+  if (last !== null && last.pathEnv === pathEnv && last.cwd === cwd && last.win === win) return last.folders;
+  const p = win ? path.win32 : path.posix;
+  const folders: string[] = [];
+  for (const dir of pathEnv.split(win ? ";" : ":")) {
+    // An empty PATH element means the current folder, as in every POSIX shell.
+    const base = dir === "" ? cwd : p.isAbsolute(dir) ? dir : p.resolve(cwd, dir);
+    // A folder listed twice (common: shell profiles prepend the same folder again) answers the same.
+    if (!folders.includes(base)) folders.push(base);
+  }
+  lastSearch = { pathEnv, cwd, win, folders };
+  return folders;
+}
+
+/**
+ * Per folder: whether the first name an explanation looked up there was not in it, the last time.
+ * A hint like `lastView`: a listed folder is viewed first only where names are usually missing, so a
+ * folder that holds most programs (`/usr/bin`) keeps one `lstat` per name and no `stat`.
+ */
+const firstLooks = new Map<string, boolean>();
+const MAX_FIRST_LOOKS = 256;
+
+function noteFirstLook(dir: string, missed: boolean): void {
+  if (firstLooks.get(dir) === missed) return;
+  if (firstLooks.size >= MAX_FIRST_LOOKS && !firstLooks.has(dir))
+    firstLooks.delete(firstLooks.keys().next().value!);
+  firstLooks.set(dir, missed);
+}
+
+/** Whether the last explanation's first name looked up in `dir` was missing there (tests). */
+export function firstLookMissed(dir: string): boolean | undefined {
+  return firstLooks.get(dir);
+}
+
 function mayHold(dir: string, name: string, options: ResolveOptions): boolean {
   const folders = options.folders;
-  if (!folders?.has(dir)) return true;
+  if (!folders) return true;
   let view = folders.get(dir);
+  if (view === undefined) {
+    // Not looked at yet in this explanation. A folder that was absent last time, or listed and lacking
+    // the first name last time when more than one name is coming, is viewed now (one call for every
+    // name); otherwise the name is looked up. Either way what answers is observed now: the hint only
+    // picks the call.
+    const last = lastView(dir);
+    if (last !== "absent" && !(last === "listed" && options.manyNames && firstLooks.get(dir) === true))
+      return true;
+  }
   if (!view) {
     view = viewFolder(dir);
     folders.set(dir, view);
@@ -136,20 +216,23 @@ function candidatesFor(full: string, options: ResolveOptions): string[] {
   return exts.map((e) => full + e);
 }
 
+/** `dir` and `name`: the one candidate's folder and name when the caller has them (a PATH lookup). */
 function checkCandidates(
   candidates: string[],
   options: ResolveOptions,
+  dir?: string,
+  name?: string,
 ): { found: true; real: string; at: string } | { found: false; error: string } {
   let error = "does not exist";
   for (const candidate of candidates) {
-    const checked = checkFile(candidate, options);
+    const checked = checkFile(candidate, options, dir, name);
     if (checked.ok) return { found: true, real: checked.real, at: candidate };
     if (checked.error !== "does not exist") error = checked.error;
   }
   return { found: false, error };
 }
 
-function checkFile(file: string, options: ResolveOptions): Check {
+function checkFile(file: string, options: ResolveOptions, dir?: string, name?: string): Check {
   let link: fs.Stats | undefined;
   let stat: fs.Stats | undefined;
   try {
@@ -166,13 +249,15 @@ function checkFile(file: string, options: ResolveOptions): Check {
   try {
     // Not a link itself: its real path is its folder's real path plus its name (one lookup per folder).
     if (!link?.isSymbolicLink() && process.platform !== "win32") {
-      const dir = path.dirname(file);
-      let realDir = options.realDirs?.get(dir);
+      const folder = dir ?? path.dirname(file);
+      let realDir = options.realDirs?.get(folder);
       if (realDir === undefined) {
-        realDir = fs.realpathSync.native(dir);
-        options.realDirs?.set(dir, realDir);
+        realDir = fs.realpathSync.native(folder);
+        options.realDirs?.set(folder, realDir);
       }
-      return { ok: true, real: path.join(realDir, path.basename(file)) };
+      if (name === undefined) return { ok: true, real: path.join(realDir, path.basename(file)) };
+      // a bare name (no separator) in a real, normalised folder: joined as it is
+      return { ok: true, real: realDir.endsWith("/") ? realDir + name : `${realDir}/${name}` };
     }
     return { ok: true, real: fs.realpathSync.native(file) };
   } catch (error) {

@@ -219,6 +219,8 @@ function describe(text: string, message: string, offset: number): string {
  */
 export class ScriptCache {
   private readonly entries = new Map<string, Promise<unknown>>();
+  /** The key used last: already the most recent entry, nothing to reorder. */
+  private newest: string | null = null;
 
   constructor(private readonly capacity = 512) {}
 
@@ -230,13 +232,17 @@ export class ScriptCache {
   memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+      if (key !== this.newest) {
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        this.newest = key;
+      }
       return hit as Promise<T>;
     }
     const result = compute();
     if (key.length <= 64 * 1024) {
       this.entries.set(key, result);
+      this.newest = key;
       if (this.entries.size > this.capacity) {
         const oldest = this.entries.keys().next().value;
         if (oldest !== undefined) this.entries.delete(oldest);
