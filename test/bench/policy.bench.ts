@@ -1,12 +1,14 @@
 // policy.explain (bench.md): analyse + match a 5-segment shell command against 1 000 allowlist entries.
 // Absolute figure: commands explained per second (target ≥ 20 000/s). The parse of a command text is
 // memoised (LRU), globs and regexes are compiled once per approvals-file object, and executables are
-// resolved once per explanation — exactly what the app does for a command it sees again.
+// resolved once per explanation — exactly what the app does for a command it sees again. The stand-in
+// programs are older than the timestamp granularity, as real ones are.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AllowlistEntry, ApprovalsState } from "../../src/core/approvals/index.js";
 import { explainCommand, ScriptCache } from "../../src/core/policy/index.js";
+import { GRANULARITY_MS } from "../../src/core/policy/io/path-folders.js";
 import { percentile, round, type Benchmark, type BenchResult, benchApprovals } from "./harness.js";
 
 const TARGET = 20_000;
@@ -37,6 +39,10 @@ async function run(): Promise<BenchResult> {
     const bin = path.join(home, "bin");
     fs.mkdirSync(bin);
     for (const tool of TOOLS) fs.writeFileSync(path.join(bin, tool), "#!/bin/sh\n", { mode: 0o755 });
+    // Programs on a real PATH are older than the timestamp granularity: only then are the kernel's
+    // answers about running them remembered (src/core/policy/io/exec-permission.ts), and PATH folders'
+    // listings trusted. Stand-ins made a moment ago would measure a machine whose programs all just changed.
+    await new Promise((resolve) => setTimeout(resolve, GRANULARITY_MS + 100));
     const approvals = approvalsWith1000Entries(bin);
     const scripts = new ScriptCache(512);
     const ctx = {

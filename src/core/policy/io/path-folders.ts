@@ -30,7 +30,7 @@ export const GRANULARITY_MS = 2_000;
 const MAX_ENTRIES = 50_000;
 const MAX_LISTINGS = 256;
 /** How far the wall clock may drift from the monotonic clock (NTP slewing) before listings are dropped. */
-const MAX_CLOCK_SHIFT_MS = 500;
+export const MAX_CLOCK_SHIFT_MS = 500;
 
 /**
  * statfs magic numbers of local Linux filesystems whose directories get a new mtime and ctime on every
@@ -86,7 +86,8 @@ function remember(dir: string, view: FolderView, kind: LastView): FolderView {
 const ABSENT: FolderView = { mayHold: () => false, listed: false };
 const LOOK: FolderView = { mayHold: () => true, listed: false };
 
-function clockOffset(): number {
+/** Wall clock minus monotonic clock: moves when the wall clock is set (a jump invalidates what was trusted). */
+export function clockOffset(): number {
   return Date.now() - performance.now();
 }
 

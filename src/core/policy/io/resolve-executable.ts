@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { FoundVia } from "../types.js";
+import { mayExecute } from "./exec-permission.js";
 import { lastView, viewFolder, type FolderView } from "./path-folders.js";
 
 export interface Resolution {
@@ -243,7 +244,7 @@ function checkFile(file: string, options: ResolveOptions, dir?: string, name?: s
   }
   if (!stat) return { ok: false, error: link ? "is a broken symbolic link" : "does not exist" };
   if (!stat.isFile()) return { ok: false, error: "is not a regular file" };
-  if (options.platform !== "win32" && process.platform !== "win32" && !mayExecute(stat)) {
+  if (options.platform !== "win32" && process.platform !== "win32" && !mayExecute(file, stat)) {
     return { ok: false, error: "is not executable" };
   }
   try {
@@ -263,28 +264,4 @@ function checkFile(file: string, options: ResolveOptions, dir?: string, name?: s
   } catch (error) {
     return { ok: false, error: `cannot be resolved (${(error as NodeJS.ErrnoException).code ?? "error"})` };
   }
-}
-
-let credentials: { uid: number | undefined; gid: number | undefined; groups: number[] } | null = null;
-
-/** This process's user, group and groups: fixed for its life (Gatehouse never changes them). */
-function ownCredentials(): { uid: number | undefined; gid: number | undefined; groups: number[] } {
-  credentials ??= { uid: process.getuid?.(), gid: process.getgid?.(), groups: process.getgroups?.() ?? [] };
-  return credentials;
-}
-
-/**
- * The permission check execve makes (owner, else group, else other x bit; root needs any x bit), from the
- * stat already in hand instead of another access() call. ACLs are not consulted: a file only an ACL
- * makes executable is reported as not executable, which can only make Gatehouse ask.
- */
-function mayExecute(stat: fs.Stats): boolean {
-  const { uid, gid, groups } = ownCredentials();
-  if (uid === undefined) return (stat.mode & 0o111) !== 0;
-  if (uid === 0) return (stat.mode & 0o111) !== 0;
-  if (stat.uid === uid) return (stat.mode & 0o100) !== 0;
-  if (stat.gid === gid || groups.includes(stat.gid)) {
-    return (stat.mode & 0o010) !== 0;
-  }
-  return (stat.mode & 0o001) !== 0;
 }
