@@ -1,7 +1,6 @@
 // What the commands share for reading their input: argument parsing that turns every mistake into a
 // UsageError (exit 2), the common option checks and stdin.
-// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
-import { promises as fs } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./context.js";
@@ -56,15 +55,16 @@ export function secondsOption(
 }
 
 /** The real path of an existing folder given as `--cwd` (relative to the current folder), else a UsageError. */
-export async function existingFolderOption(given: string, option = "cwd"): Promise<string> {
+export function existingFolderOption(given: string, option = "cwd"): string {
   const wanted = path.resolve(process.cwd(), given);
   let real: string;
+  // Blocking calls: a command checks its options before it does anything else (issue 12, start-up)
   try {
-    real = await fs.realpath(wanted);
+    real = realpathSync(wanted);
   } catch {
     throw new UsageError(`--${option} ${wanted} does not exist`);
   }
-  if (!(await fs.stat(real)).isDirectory()) throw new UsageError(`--${option} ${wanted} is not a folder`);
+  if (!statSync(real).isDirectory()) throw new UsageError(`--${option} ${wanted} is not a folder`);
   return real;
 }
 

@@ -163,7 +163,7 @@ function passthrough(
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const options = parseOptions(args);
-  const cwd = await existingFolderOption(options.cwd);
+  const cwd = existingFolderOption(options.cwd);
   const command = options.shell ? { command: options.words.join(" ") } : { argv: options.words };
   const approvals = approvalsStoreAt(ctx.paths);
   const audit = new AuditLog({ path: ctx.paths.audit });

@@ -52,7 +52,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (words.length === 0) throw new UsageError("give the command to explain after --");
   if (!values.agent) throw new UsageError("--agent needs an id");
   const requested = requestedSettingsOption(values);
-  const cwd = await existingFolderOption(values.cwd ?? ".");
+  const cwd = existingFolderOption(values.cwd ?? ".");
   const store = approvalsStoreAt(ctx.paths);
   const approvals = await store.load();
   const explanation = await explainCommand(values.shell ? { command: words.join(" ") } : { argv: words }, {

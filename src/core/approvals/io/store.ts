@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import {
   InvalidFileError,
-  readJsonFile,
+  readJsonFileSync,
   updateJsonFile,
   watchFile,
   withFileLock,
@@ -150,7 +150,7 @@ export class ApprovalsStore {
     if (this.watch && this.cached && !this.watch.changed()) return this.cached.state;
     const before = this.identity();
     if (before !== null && this.cached?.key === before) return this.cached.state;
-    const state = await this.read();
+    const state = this.read();
     const after = this.identity();
     this.cached = after !== null && after === before ? { key: after, state } : null;
     return state;
@@ -161,7 +161,7 @@ export class ApprovalsStore {
     const current = await this.load();
     if (current.status !== "missing") return current;
     return withFileLock(this.path, async () => {
-      const state = await this.read();
+      const state = this.read();
       if (state.status !== "missing") return state;
       this.assertTrusted(); // the folder it would be created in
       const file = this.freshFile();
@@ -410,11 +410,13 @@ export class ApprovalsStore {
     if (problem) throw new UntrustedApprovalsError(this.path, problem);
   }
 
-  private async read(): Promise<ApprovalsState> {
+  private read(): ApprovalsState {
     // Checked on every read (the cache above re-reads when the file's identity changes, a chmod included).
     const problem = checkTrustedFile(this.path);
     if (problem) return { status: "invalid", path: this.path, error: problem.message };
-    const result = await readJsonFile(this.path, ApprovalsFileSchema);
+    // Blocking: a local file of a few kilobytes reads in microseconds, less than a thread-pool round trip
+    // costs the event loop, and a one-shot command then never loads the file promise API (issue 12).
+    const result = readJsonFileSync(this.path, ApprovalsFileSchema);
     if (result.status === "ok") return { status: "ok", path: this.path, file: result.value };
     if (result.status === "missing") return { status: "missing", path: this.path };
     return { status: "invalid", path: this.path, error: invalidMessage(this.path, result.error) };

@@ -4,7 +4,8 @@
 // tree-sitter recovers from errors and has known gaps, so the second parser is cheap insurance: any
 // disagreement is a parse error, and a quirk of either parser can only make Gatehouse ask.
 // Results are memoised in a small LRU: the same command text always parses the same way.
-import fs from "node:fs/promises";
+// node:fs's `promises`, loaded on first use: a command given as argv never parses a script (issue 12)
+import { promises as fs } from "node:fs";
 import { createRequire } from "node:module";
 import type * as ShSyntaxPackage from "sh-syntax";
 import type { IParseError, File as ShFile } from "sh-syntax";
