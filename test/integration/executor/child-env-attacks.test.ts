@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { PromptRequest } from "../../../src/core/policy/types.js";
 import { silentLogger } from "../../../src/core/log.js";
 import { gateAndRun } from "../../../src/executor/gate.js";
-import { AuditLog } from "../../../src/executor/audit-log.js";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { createSecretStore } from "../../../src/secrets/secret-store.js";
 import { keytarKeychain } from "../../../src/secrets/keychain.js";
@@ -22,6 +21,7 @@ import {
 } from "../approval-server/fixtures.js";
 import { startHarness, type Harness } from "../device/harness.js";
 import { runCli } from "../../support/cli.js";
+import { gateDeps, gateRequest } from "../../support/executor-inputs.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 const DEVICE_TOKEN = "device-token-5f1c0a9e7b";
@@ -316,23 +316,8 @@ describe("shell strings run under the bash the policy analysed them for", () => 
       defaultSocketPath: t.paths.defaultSocket,
     });
     await writePolicy(t.paths, { defaults: ALLOWLIST_ONLY, allow: [realExecutable("echo")] });
-    const deps = {
-      approvals,
-      audit: new AuditLog({ path: t.paths.audit }),
-      prompt: null,
-      baseEnv: t.env,
-      home: t.home,
-      now: Date.now,
-      logger: silentLogger,
-      bash: null,
-    };
-    const request = {
-      command: { command: "echo $0" },
-      agentId: "local",
-      sessionKey: "local",
-      source: "test",
-      cwd: t.home,
-    };
+    const deps = gateDeps(t, { approvals, bash: null });
+    const request = gateRequest(t.home, { command: { command: "echo $0" } });
     const refused = await gateAndRun(request, deps);
     expect(refused).toMatchObject({ decision: "deny", reason: "allowlist-miss", exitCode: null });
     expect(refused.explanation.flagDetails).toContainEqual(

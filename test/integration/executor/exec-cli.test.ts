@@ -6,6 +6,7 @@ import { ApprovalsStore, type PolicySettings } from "../../../src/core/approvals
 import { AuditLog } from "../../../src/executor/audit-log.js";
 import { TRUNCATION_MARKER } from "../../../src/executor/output-capture.js";
 import { GATEHOUSE_BIN, runCli } from "../../support/cli.js";
+import { alive, killIfAlive } from "../../support/processes.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -36,15 +37,6 @@ async function policy(settings: PolicySettings): Promise<void> {
 
 const exec = (args: string[], env: Record<string, string> = {}) =>
   runCli(["exec", ...args], { env: { ...t.env, ...env }, cwd: t.home, timeoutMs: 120_000 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function peakRss(stderr: string): number {
   const match = /gatehouse: maxRSS=(\d+)/.exec(stderr);
@@ -141,7 +133,7 @@ describe("gatehouse exec", () => {
       expect(result.json<ExecJson>()).toMatchObject({ timedOut: true, signal: "SIGTERM", exitCode: null });
       await waitFor(() => !alive(grandchild), { what: "the grandchild to be gone" });
     } finally {
-      if (alive(grandchild)) process.kill(grandchild, "SIGKILL");
+      killIfAlive(grandchild);
     }
   });
 
@@ -232,7 +224,7 @@ describe("gatehouse exec interrupted", () => {
       expect(await exited).toBe(130);
       await waitFor(() => !alive(sleeper), { what: "the command's child to be gone" });
     } finally {
-      if (alive(sleeper)) process.kill(sleeper, "SIGKILL");
+      killIfAlive(sleeper);
     }
   });
 });

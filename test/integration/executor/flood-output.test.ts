@@ -5,11 +5,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
-import { silentLogger } from "../../../src/core/log.js";
-import { AuditLog } from "../../../src/executor/audit-log.js";
-import { gateAndRun, type ExecEvent, type GateDeps } from "../../../src/executor/gate.js";
+import { gateAndRun, type ExecEvent } from "../../../src/executor/gate.js";
 import { COMBINED_DEFAULT_CAP, TRUNCATION_MARKER } from "../../../src/executor/output-capture.js";
 import { runProcess, type RunSpec } from "../../../src/executor/run-process.js";
+import { gateDeps, gateRequest, runSpec } from "../../support/executor-inputs.js";
+import { alive, LeftoverProcesses } from "../../support/processes.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -33,32 +33,17 @@ const next = () => { while (at < n) { const size = Math.min(n - at, [1, 17, 4096
 next();`;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let t: TempHome;
-const leftovers: number[] = [];
+const leftovers = new LeftoverProcesses();
 beforeEach(async () => {
   t = await makeTempHome("gatehouse-flood-");
 });
 afterEach(async () => {
-  for (const pid of leftovers.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+  leftovers.killAll();
   await t.cleanup();
 });
 
-const spec = (over: Partial<RunSpec>): RunSpec => ({
-  command: { argv: ["true"] },
-  cwd: t.home,
-  env: t.env,
-  timeoutMs: 60_000,
-  ...over,
-});
+const spec = (over: Partial<RunSpec>): RunSpec => runSpec(t, { timeoutMs: 60_000, ...over });
 
 describe("output under a flood", () => {
   it("keeps exactly the first bytes up to the cap and counts every byte", async () => {
@@ -97,24 +82,9 @@ describe("output under a flood", () => {
     });
     await approvals.ensure();
     await approvals.setAgentSettings("defaults", { security: "full", ask: "off" });
-    const deps: GateDeps = {
-      approvals,
-      audit: new AuditLog({ path: t.paths.audit }),
-      prompt: null,
-      baseEnv: t.env,
-      home: t.home,
-      now: Date.now,
-      logger: silentLogger,
-      onEvent: (event) => events.push(event),
-    };
+    const deps = gateDeps(t, { approvals, onEvent: (event) => events.push(event) });
     const result = await gateAndRun(
-      {
-        command: { argv: [NODE, "-e", floodScript(FLOOD_BYTES)] },
-        agentId: "local",
-        sessionKey: "local",
-        source: "test",
-        cwd: t.home,
-      },
+      gateRequest(t.home, { command: { argv: [NODE, "-e", floodScript(FLOOD_BYTES)] } }),
       deps,
     );
     expect(result).toMatchObject({ exitCode: 0, stdoutBytes: FLOOD_BYTES });
@@ -135,7 +105,7 @@ describe("output under a flood", () => {
       }),
     );
     const writer = Number(await fs.readFile(pidFile, "utf8"));
-    leftovers.push(writer);
+    leftovers.add(writer);
     expect(result).toMatchObject({ exitCode: 7, signal: null, timedOut: false, stderr: "done\n" });
     // Gatehouse stopped reading; the writer is not killed but gets EPIPE/SIGPIPE on its next write.
     await waitFor(() => !alive(writer), { what: "the background writer to end on the closed pipe" });

@@ -17,6 +17,8 @@ import {
   type GateRunRequest,
 } from "../../../src/executor/gate.js";
 import { UsageRecorder } from "../../../src/executor/usage-recorder.js";
+import { gateDeps, gateRequest } from "../../support/executor-inputs.js";
+import { realProgram } from "../../support/programs.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 let t: TempHome;
@@ -32,20 +34,6 @@ beforeEach(async () => {
 });
 afterEach(async () => t.cleanup());
 
-/** Where PATH finds `name`, symlinks resolved (what allowlist patterns match). */
-async function realExecutable(name: string): Promise<string> {
-  for (const dir of (t.env.PATH ?? "").split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    try {
-      await fs.access(candidate, fs.constants.X_OK);
-      return await fs.realpath(candidate);
-    } catch {
-      // next folder
-    }
-  }
-  throw new Error(`${name} not found on PATH`);
-}
-
 async function policy(settings: PolicySettings, entries: { name: string; usesLeft?: number }[] = []) {
   await approvals.ensure();
   await approvals.setAgentSettings("defaults", settings);
@@ -53,7 +41,7 @@ async function policy(settings: PolicySettings, entries: { name: string; usesLef
   for (const { name, usesLeft } of entries) {
     added.push(
       await approvals.addEntry("local", {
-        pattern: await realExecutable(name),
+        pattern: realProgram(name),
         ...(usesLeft !== undefined ? { usesLeft } : {}),
       }),
     );
@@ -61,30 +49,10 @@ async function policy(settings: PolicySettings, entries: { name: string; usesLef
   return added;
 }
 
-function deps(over: Partial<GateDeps> = {}): GateDeps {
-  return {
-    approvals,
-    audit,
-    prompt: null,
-    baseEnv: t.env,
-    home: t.home,
-    now: Date.now,
-    logger: silentLogger,
-    onEvent: (event) => events.push(event),
-    ...over,
-  };
-}
+const deps = (over: Partial<GateDeps> = {}): GateDeps =>
+  gateDeps(t, { approvals, audit, onEvent: (event) => events.push(event), ...over });
 
-function request(over: Partial<GateRunRequest> = {}): GateRunRequest {
-  return {
-    command: { argv: ["true"] },
-    agentId: "local",
-    sessionKey: "local",
-    source: "test",
-    cwd: t.home,
-    ...over,
-  };
-}
+const request = (over: Partial<GateRunRequest> = {}): GateRunRequest => gateRequest(t.home, over);
 
 const marker = () => path.join(t.home, "ran");
 const ran = () =>
@@ -169,7 +137,7 @@ describe("the gate: policy outcomes", () => {
   it("applies an edit of the approvals file to the very next request", async () => {
     await policy({ security: "allowlist", ask: "off" });
     expect((await gateAndRun(request(touch()), deps())).decision).toBe("deny");
-    await approvals.addEntry("local", { pattern: await realExecutable("touch") });
+    await approvals.addEntry("local", { pattern: realProgram("touch") });
     expect((await gateAndRun(request(touch()), deps())).decision).toBe("allow-once");
   });
 });
@@ -221,7 +189,7 @@ describe("the gate: prompts", () => {
     expect(first).toMatchObject({ decision: "allow-always", decidedBy: "user", exitCode: 0 });
     expect(first.savedEntries).toHaveLength(1);
     const saved = first.savedEntries?.[0];
-    expect(saved).toMatchObject({ pattern: await realExecutable("touch"), source: "allow-always" });
+    expect(saved).toMatchObject({ pattern: realProgram("touch"), source: "allow-always" });
     expect(await entryOnDisk(saved?.id ?? "")).toMatchObject({ pattern: saved?.pattern });
 
     const prompt = answering({ decision: "deny" });
@@ -232,7 +200,7 @@ describe("the gate: prompts", () => {
 
   it("saves the entries the person edited instead of the proposal", async () => {
     await policy({ security: "allowlist", ask: "on-miss" });
-    const edited = { pattern: await realExecutable("touch"), argPattern: `^${t.home}/`, segment: 0 };
+    const edited = { pattern: realProgram("touch"), argPattern: `^${t.home}/`, segment: 0 };
     const result = await gateAndRun(
       request(touch()),
       deps({ prompt: answering({ decision: "allow-always", entries: [edited] }) }),
@@ -355,7 +323,7 @@ describe("the gate: bookkeeping, audit and events", () => {
     expect(await entryOnDisk(id)).toMatchObject({
       usesLeft: 1,
       lastUsedCommand: "printf 'hi there'",
-      lastResolvedPath: await realExecutable("printf"),
+      lastResolvedPath: realProgram("printf"),
     });
     expect((await entryOnDisk(id))?.lastUsedAt).toBeGreaterThan(0);
     expect((await gateAndRun(request(printf), deps())).decision).toBe("allow-once");
@@ -384,7 +352,7 @@ describe("the gate: bookkeeping, audit and events", () => {
     await Promise.all(work);
     expect(await entryOnDisk(entry?.id ?? "")).toMatchObject({
       lastUsedCommand: "printf %s x",
-      lastResolvedPath: await realExecutable("printf"),
+      lastResolvedPath: realProgram("printf"),
     });
     expect((await entryOnDisk(entry?.id ?? ""))?.usesLeft ?? null).toBeNull();
   });

@@ -3,36 +3,24 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runProcess, type RunSpec } from "../../../src/executor/run-process.js";
 import { TRUNCATION_MARKER } from "../../../src/executor/output-capture.js";
+import { runSpec } from "../../support/executor-inputs.js";
+import { alive, LeftoverProcesses } from "../../support/processes.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 
 const NODE = process.execPath;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let t: TempHome;
-const leftovers: number[] = [];
+const leftovers = new LeftoverProcesses();
 beforeEach(async () => {
   t = await makeTempHome("gatehouse-run-");
 });
 afterEach(async () => {
-  for (const pid of leftovers.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+  leftovers.killAll();
   await t.cleanup();
 });
 
-const spec = (over: Partial<RunSpec>): RunSpec => ({
-  command: { argv: ["true"] },
-  cwd: t.home,
-  env: t.env,
-  ...over,
-});
+const spec = (over: Partial<RunSpec>): RunSpec => runSpec(t, over);
 
 describe("runProcess", () => {
   it("runs an argv without a shell: words are passed as they are", async () => {
@@ -126,7 +114,7 @@ describe("runProcess", () => {
       }),
     );
     const grandchild = Number(await fs.readFile(pidFile, "utf8"));
-    leftovers.push(grandchild);
+    leftovers.add(grandchild);
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGTERM" });
     await waitFor(() => !alive(grandchild), { what: "the grandchild to be gone" });
   });
@@ -212,7 +200,7 @@ describe("runProcess", () => {
     const result = await runProcess(
       spec({ command: { command: `sleep 1000 & echo $! > '${pidFile}'; echo done` }, stdioGraceMs: 100 }),
     );
-    leftovers.push(Number(await fs.readFile(pidFile, "utf8")));
+    leftovers.add(Number(await fs.readFile(pidFile, "utf8")));
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: "done\n" });
   });
 

@@ -10,10 +10,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalsStore, type PolicySettings } from "../../../src/core/approvals/index.js";
-import { silentLogger } from "../../../src/core/log.js";
 import { AuditLog } from "../../../src/executor/audit-log.js";
 import { gateAndRun } from "../../../src/executor/gate.js";
 import { ATTACKS, type Attack } from "../../fixtures/policy/attack-corpus.js";
+import { gateDeps, gateRequest } from "../../support/executor-inputs.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 const SHELLS = {
@@ -112,24 +112,12 @@ async function runThroughGate(attack: Attack, settings: PolicySettings, shell: s
   const store = await approvalsFor(attack, settings);
   const env = Object.fromEntries(Object.entries(attack.env ?? {}).map(([k, v]) => [k, fill(v)]));
   return gateAndRun(
-    {
-      command: { command: fill(attack.command), shell: "posix" },
-      agentId: "local",
-      sessionKey: "local",
-      source: "test",
-      cwd: work,
-      env,
-      timeoutMs: 20_000,
-    },
-    {
+    gateRequest(work, { command: { command: fill(attack.command), shell: "posix" }, env, timeoutMs: 20_000 }),
+    gateDeps(t, {
       approvals: store,
       audit: new AuditLog({ path: path.join(t.home, `audit-${n}.jsonl`) }),
-      prompt: null,
       baseEnv: { ...t.env, SHELL: shell },
-      home: t.home,
-      now: Date.now,
-      logger: silentLogger,
-    },
+    }),
   );
 }
 
