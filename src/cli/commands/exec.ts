@@ -18,7 +18,7 @@ import {
   TRUNCATION_MARKER,
   type StreamName,
 } from "../../executor/output-capture.js";
-import { DEFAULT_TIMEOUT_MS } from "../../executor/run-process.js";
+import { DEFAULT_TIMEOUT_MS, NO_MORE_OUTPUT } from "../../executor/run-process.js";
 import {
   existingFolderOption,
   nonEmptyOption,
@@ -122,8 +122,9 @@ function passthrough(
   };
   streams.stdout.on("error", close);
   streams.stderr.on("error", close);
-  const write = (name: StreamName, whole: Buffer): Promise<void> | undefined => {
-    if (closed || cut) return undefined;
+  const write = (name: StreamName, whole: Buffer): Promise<void> | typeof NO_MORE_OUTPUT | undefined => {
+    // Nothing more is printed: the run stops handing (copying) chunks to us.
+    if (closed || cut) return NO_MORE_OUTPUT;
     const stream = streams[name];
     let chunk = whole;
     if (chunk.length > left) {
@@ -133,7 +134,7 @@ function passthrough(
       cut = true;
     }
     left -= Math.min(left, whole.length);
-    if (stream.write(chunk)) return undefined;
+    if (stream.write(chunk)) return cut ? NO_MORE_OUTPUT : undefined;
     return new Promise<void>((resolve) => {
       const done = () => {
         stream.off("drain", done);
