@@ -94,6 +94,55 @@ describe("plain `gatehouse exec` passing a flood through", () => {
   }, 120_000);
 });
 
+describe("plain `gatehouse exec` cutting text at the cap", () => {
+  const cap = 1000;
+  /** A node child writing `first`, then (after a pause, so it is usually a read of its own) `second`. */
+  const twoWrites = (first: string, second: string) =>
+    `process.stdout.write(Buffer.from(${JSON.stringify(first)}, "hex"), () => setTimeout(() => process.stdout.write(Buffer.from(${JSON.stringify(second)}, "hex")), 200));`;
+  const hex = (text: string) => Buffer.from(text, "latin1").toString("hex");
+
+  it("never ends the printed text with part of a character the cap cuts, even when a read ends in the middle of it", async () => {
+    // "é" is c3 a9: its first byte is the last one under the cap
+    const result = await exec([
+      "--max-output",
+      String(cap),
+      "--",
+      NODE,
+      "-e",
+      twoWrites(hex("a".repeat(cap - 1)) + "c3", "a9" + hex("b".repeat(5000))),
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("a".repeat(cap - 1) + TRUNCATION_MARKER + "\n");
+    expect(result.stderr).toBe(CUT_NOTICE(cap));
+  }, 60_000);
+
+  it("prints a character that ends exactly at the cap whole, across two reads", async () => {
+    const result = await exec([
+      "--max-output",
+      String(cap),
+      "--",
+      NODE,
+      "-e",
+      twoWrites(hex("a".repeat(cap - 2)) + "c3", "a9" + hex("b".repeat(5000))),
+    ]);
+    expect(result.stdout).toBe("a".repeat(cap - 2) + "é" + TRUNCATION_MARKER + "\n");
+  }, 60_000);
+
+  it("prints output that ends at the cap with the first byte of a character as it is (nothing was cut)", async () => {
+    const result = await exec([
+      "--max-output",
+      String(cap),
+      "--",
+      NODE,
+      "-e",
+      twoWrites(hex("a".repeat(cap - 1)), "c3"),
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("a".repeat(cap - 1) + "\uFFFD"); // the lone c3 as the terminal decodes it
+    expect(result.stderr).toBe("");
+  }, 60_000);
+});
+
 describe("a live output hook that has had enough", () => {
   it("gets no further chunk of either stream once it returns NO_MORE_OUTPUT, while both pipes drain to the end", async () => {
     const seen: string[] = [];
