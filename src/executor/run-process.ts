@@ -52,14 +52,21 @@ export interface RunSpec {
   platform?: NodeJS.Platform;
 }
 
+/**
+ * What an onOutput hook returns when it wants no more chunks, of either stream, for the rest of the
+ * run (the CLI's passthrough once it printed up to the cap): none is copied for it from then on.
+ */
+export const NO_MORE_OUTPUT = "no-more-output";
+
 export interface RunHooks {
   /** The child started (for usage bookkeeping and `exec.started`). */
   onSpawn?(info: { pid: number; cwd: string }): void;
   /**
    * Every chunk as it arrives, the hook's to keep; a returned promise pauses that stream until it
-   * settles (backpressure). Each chunk is a copy: prefer onOutputView for what is not kept.
+   * settles (backpressure); NO_MORE_OUTPUT ends the subscription. Each chunk is a copy: prefer
+   * onOutputView for what is not kept.
    */
-  onOutput?(stream: StreamName, chunk: Buffer): void | Promise<void>;
+  onOutput?(stream: StreamName, chunk: Buffer): void | Promise<void> | typeof NO_MORE_OUTPUT;
   /**
    * Every chunk as it arrives, borrowed: it may be a view of a read buffer that the next read
    * overwrites, so it is valid only during the call (copy what you keep). No copy is made for it.
@@ -226,6 +233,8 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
     }
 
     const readers: PipeReader[] = [];
+    // Until the hook says it has had enough (a flood past the CLI's cap is not copied for it).
+    let outputWanted = true;
     // The copies handed to onOutput are fresh buffers again: collected as a stream's chunks would be.
     const copies = new ReadMemory();
     const ownedCopy = (bytes: Buffer) => {
@@ -243,15 +252,16 @@ function supervise(child: ChildProcess, s: Supervision): Promise<RunResult> {
           } catch {
             // a failing listener never stops the draining (the child must not block)
           }
-          if (!hooks.onOutput) return;
-          let pending: void | Promise<void>;
+          if (!hooks.onOutput || !outputWanted) return;
+          let pending: ReturnType<NonNullable<RunHooks["onOutput"]>>;
           try {
             // The hook may keep its chunk: a copy when the read landed in the shared buffer.
             pending = hooks.onOutput(name, reader.reusesBuffer ? ownedCopy(bytes) : bytes);
           } catch {
             pending = undefined;
           }
-          if (pending) {
+          if (pending === NO_MORE_OUTPUT) outputWanted = false;
+          else if (pending) {
             reader.pause();
             pending.then(
               () => reader.resume(),

@@ -16,9 +16,10 @@ import {
   COMBINED_DEFAULT_CAP,
   MAX_OUTPUT_CAP,
   TRUNCATION_MARKER,
+  trimIncompleteUtf8Tail,
   type StreamName,
 } from "../../executor/output-capture.js";
-import { DEFAULT_TIMEOUT_MS } from "../../executor/run-process.js";
+import { DEFAULT_TIMEOUT_MS, NO_MORE_OUTPUT } from "../../executor/run-process.js";
 import {
   existingFolderOption,
   nonEmptyOption,
@@ -115,25 +116,47 @@ function passthrough(
   let closed = false;
   let left = cap;
   let cut = false;
+  /**
+   * The start of a character that ends a read within 3 bytes of the cap: printed once the next read
+   * of its stream completes it, or the output ends there; dropped when the cap cuts it (as --json does).
+   */
+  let held: { name: StreamName; bytes: Buffer } | null = null;
   const close = () => {
     if (closed) return;
     closed = true;
     onClosed();
   };
+  const release = () => {
+    if (held && !closed && !cut) streams[held.name].write(held.bytes);
+    held = null;
+  };
   streams.stdout.on("error", close);
   streams.stderr.on("error", close);
-  const write = (name: StreamName, whole: Buffer): Promise<void> | undefined => {
-    if (closed || cut) return undefined;
+  const write = (name: StreamName, read: Buffer): Promise<void> | typeof NO_MORE_OUTPUT | undefined => {
+    // Nothing more is printed: the run stops handing (copying) chunks to us.
+    if (closed || cut) return NO_MORE_OUTPUT;
     const stream = streams[name];
+    let whole = read;
+    if (held?.name === name) {
+      whole = Buffer.concat([held.bytes, read]);
+      left += held.bytes.length;
+      held = null;
+    } else release();
     let chunk = whole;
     if (chunk.length > left) {
       let end = left;
       while (end > 0 && ((chunk[end] ?? 0) & 0xc0) === 0x80) end--; // never split a UTF-8 character
       chunk = Buffer.concat([chunk.subarray(0, end), Buffer.from(TRUNCATION_MARKER + "\n")]);
       cut = true;
+    } else if (left - chunk.length < 3) {
+      const complete = trimIncompleteUtf8Tail(chunk);
+      if (complete.length < chunk.length) {
+        held = { name, bytes: Buffer.from(chunk.subarray(complete.length)) };
+        chunk = complete;
+      }
     }
     left -= Math.min(left, whole.length);
-    if (stream.write(chunk)) return undefined;
+    if (stream.write(chunk)) return cut ? NO_MORE_OUTPUT : undefined;
     return new Promise<void>((resolve) => {
       const done = () => {
         stream.off("drain", done);
@@ -148,6 +171,8 @@ function passthrough(
   };
   return {
     write,
+    /** The output ended: a character held at the cap was all there was, so it is printed as it is. */
+    finish: release,
     get closed() {
       return closed;
     },
@@ -209,6 +234,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     );
   } finally {
     for (const signal of signals) process.off(signal, cancel);
+    output?.finish();
     output?.detach();
   }
 
