@@ -69,19 +69,31 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Sequential round trips, paced so that one connection stays under its rate limit. */
-async function pacedRtts(roundTrip: () => Promise<void>): Promise<number[]> {
-  const times: number[] = [];
+/** Requests to one target before the paced round trips move on to the next (see pacedRtts). */
+const BLOCK = 50;
+
+/**
+ * Sequential round trips, paced so that one connection stays under its rate limit: after a warm-up of
+ * each target, the targets take turns in blocks of BLOCK requests, so that what else the machine is
+ * doing over the run (other processes, the host's load) falls on every target alike rather than on
+ * whichever ran in a quieter second. Returns each target's times, sorted.
+ */
+async function pacedRtts(targets: (() => Promise<void>)[]): Promise<number[][]> {
+  const times: number[][] = targets.map(() => []);
   let last = 0;
-  for (let i = 0; i < WARMUP + REQUESTS; i++) {
+  const paced = async (roundTrip: () => Promise<void>, into: number[] | null) => {
     const wait = last + MIN_SPACING_MS - performance.now();
     if (wait > 0) await pause(wait);
     const started = performance.now();
     last = started;
     await roundTrip();
-    if (i >= WARMUP) times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
+    into?.push(performance.now() - started);
+  };
+  for (const roundTrip of targets) for (let i = 0; i < WARMUP; i++) await paced(roundTrip, null);
+  for (let done = 0; done < REQUESTS; done += BLOCK)
+    for (const [index, roundTrip] of targets.entries())
+      for (let i = 0; i < BLOCK; i++) await paced(roundTrip, times[index]!);
+  return times.map((list) => list.sort((a, b) => a - b));
 }
 
 async function run(): Promise<BenchResult> {
@@ -117,18 +129,18 @@ async function run(): Promise<BenchResult> {
     };
 
     const one = await connect();
-    const times = await pacedRtts(async () => check(await one.request("approval.request", body)));
-    // The same runner answering `ping`: the socket, framing and HMAC alone, without the gate.
-    const pings = await pacedRtts(async () => {
-      if ((await one.request("ping", {})).status !== "ok") throw new Error("ping failed");
-    });
     // The same client code against the signed echo: the same request, signed and verified alike.
     const echoed = await connectApprovalClient({ socketPath: echoSocket, token: credentials.token });
     if (echoed.status !== "connected") throw new Error(echoed.reason);
     clients.push(echoed.client);
-    const baseline = await pacedRtts(async () =>
-      check(await echoed.client.request("approval.request", body)),
-    );
+    const [times, pings, baseline] = (await pacedRtts([
+      async () => check(await one.request("approval.request", body)),
+      // The same runner answering `ping`: the socket, framing and HMAC alone, without the gate.
+      async () => {
+        if ((await one.request("ping", {})).status !== "ok") throw new Error("ping failed");
+      },
+      async () => check(await echoed.client.request("approval.request", body)),
+    ])) as [number[], number[], number[]];
 
     // Throughput: 8 connections, each keeping requests in flight within its rate limit.
     const many = await Promise.all(Array.from({ length: CLIENTS }, () => connect()));
