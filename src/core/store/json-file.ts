@@ -61,13 +61,19 @@ export async function readJsonFile<S extends JsonSchema>(
  * thread pool would start only for it.
  */
 export function readJsonFileSync<S extends JsonSchema>(file: string, schema: S): JsonReadResult<z.output<S>> {
-  let text: string;
+  const read = readTextFileSync(file);
+  return read.status === "ok" ? parseJsonText(read.text, schema) : read;
+}
+
+/** A file's text, blocking, or why there is none (missing, unreadable), as readJsonFileSync reports it. */
+export function readTextFileSync(
+  file: string,
+): { status: "ok"; text: string } | { status: "missing" } | { status: "invalid"; error: string } {
   try {
-    text = readFileSync(file, "utf8");
+    return { status: "ok", text: readFileSync(file, "utf8") };
   } catch (error) {
     return unreadable(error);
   }
-  return parseJsonText(text, schema);
 }
 
 function unreadable(error: unknown): { status: "missing" } | { status: "invalid"; error: string } {
@@ -92,14 +98,17 @@ export function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/** Writes `value` (validated first) atomically; returns the text written. */
 export async function writeJsonFile<S extends JsonSchema>(
   file: string,
   schema: S,
   value: z.output<S>,
   options: AtomicWriteOptions = {},
-): Promise<void> {
+): Promise<string> {
   const checked = parse(schema, value); // never write what we could not read back
-  await writeFileAtomic(file, formatJson(checked), options);
+  const text = formatJson(checked);
+  await writeFileAtomic(file, text, options);
+  return text;
 }
 
 /**
