@@ -98,17 +98,14 @@ export function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** Writes `value` (validated first) atomically; returns the text written. */
 export async function writeJsonFile<S extends JsonSchema>(
   file: string,
   schema: S,
   value: z.output<S>,
   options: AtomicWriteOptions = {},
-): Promise<string> {
+): Promise<void> {
   const checked = parse(schema, value); // never write what we could not read back
-  const text = formatJson(checked);
-  await writeFileAtomic(file, text, options);
-  return text;
+  await writeFileAtomic(file, formatJson(checked), options);
 }
 
 /**

@@ -3,14 +3,16 @@
 // An invalid file is reported and left exactly as it is.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { parse } from "zod/mini";
 import {
+  formatJson,
   InvalidFileError,
   loadJsonFile,
   parseJsonText,
   readTextFileSync,
   watchFile,
   withFileLock,
-  writeJsonFile,
+  writeFileAtomic,
   type FileWatch,
 } from "../../store/index.js";
 import { checkTrustedFile, type TrustProblem } from "../../io/trust.js";
@@ -146,6 +148,8 @@ export class ApprovalsStore {
   private readonly watch: FileWatch | null;
   private readonly writeListeners = new Set<() => void>();
   private readCount = 0;
+  /** The state and bytes of a write of this store that is landing. */
+  private writing: { state: ApprovalsState; text: string } | null = null;
 
   constructor(options: ApprovalsStoreOptions) {
     this.path = options.path;
@@ -179,16 +183,28 @@ export class ApprovalsStore {
     if (this.watch && this.cached && !this.watch.changed()) return this.cached.state;
     const lookedAt = Date.now();
     const before = this.identity();
-    const cached = this.cached;
-    if (before !== null && cached?.key === before.key) {
-      if (cached.settledClock !== null && Math.abs(clockOffset() - cached.settledClock) <= MAX_CLOCK_SHIFT_MS)
-        return cached.state;
-      // Racily clean: only the same bytes prove the file unchanged (another writer's same-size rewrite in
-      // the same clock tick, or a rename over it reusing the inode number, leaves the identity as it was).
-      const now = cached.text === null ? null : readTextFileSync(this.path);
-      if (now?.status === "ok" && now.text === cached.text) {
-        cached.settledClock = settledClock(before, lookedAt);
-        return cached.state;
+    const cached = before !== null && this.cached?.key === before.key ? this.cached : null;
+    if (cached?.settledClock != null && Math.abs(clockOffset() - cached.settledClock) <= MAX_CLOCK_SHIFT_MS)
+      return cached.state;
+    // Racily clean, or a write of this store landing: only the same bytes prove the file is that state
+    // (another writer's same-size rewrite in the same clock tick, or a rename over it reusing the inode
+    // number, leaves the identity as it was). A file this store has just written is trust-checked as
+    // every new file is; what it read and checked before keeps its check, as the identity allows.
+    const expected = cached ?? (before !== null ? this.writing : null);
+    if (before !== null && expected?.text) {
+      const now = readTextFileSync(this.path);
+      if (now.status === "ok" && now.text === expected.text && (cached || !checkTrustedFile(this.path))) {
+        const after = this.identity();
+        this.cached =
+          after?.key === before.key
+            ? {
+                key: before.key,
+                state: expected.state,
+                text: now.text,
+                settledClock: settledClock(before, lookedAt),
+              }
+            : null;
+        return expected.state;
       }
     }
     const { state, text } = this.read();
@@ -204,19 +220,30 @@ export class ApprovalsStore {
    * Writes `file` (the lock held) and keeps it as the cached state, so the next load does not read back
    * what this store wrote. The identity taken after the write is no proof that the file is still ours
    * (another writer may have replaced it since the rename): it starts racily clean, and the bytes
-   * decide until it settles.
+   * decide until it settles. Loads while the write lands compare the bytes with it too.
    */
   private async write(file: ApprovalsFile): Promise<void> {
-    this.cached = null;
-    const text = await writeJsonFile(this.path, ApprovalsFileSchema, file);
+    // as core/store's writeJsonFile: never write what could not be read back
+    const text = formatJson(parse(ApprovalsFileSchema, file));
+    // The bytes as a read would parse them: the text is the schema's own output (validated, defaults
+    // applied, no transforms), which the schema gives back unchanged, so it is not validated twice.
+    const written = {
+      state: { status: "ok", path: this.path, file: JSON.parse(text) as ApprovalsFile },
+      text,
+    } as const;
+    this.writing = written;
+    try {
+      await writeFileAtomic(this.path, text);
+    } finally {
+      this.writing = null;
+    }
     const identity = this.identity();
     // Trust is checked after every read; what was written is held to the same rule (a folder above may
     // have been opened to others since `assertTrusted`): an untrusted file is read back and reported.
-    if (identity === null || checkTrustedFile(this.path)) return;
-    // The bytes as a read would parse them: the text is the schema's own output (validated, defaults
-    // applied, no transforms), which the schema gives back unchanged, so it is not validated twice.
-    const state: ApprovalsState = { status: "ok", path: this.path, file: JSON.parse(text) as ApprovalsFile };
-    this.cached = { key: identity.key, state, text, settledClock: null };
+    this.cached =
+      identity === null || checkTrustedFile(this.path)
+        ? null
+        : { key: identity.key, state: written.state, text, settledClock: null };
   }
 
   /** Creates the file on first use (fresh token, no defaults: built-in deny). An invalid file stays as it is. */
