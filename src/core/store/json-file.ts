@@ -61,16 +61,16 @@ export async function readJsonFile<S extends JsonSchema>(
  * thread pool would start only for it.
  */
 export function readJsonFileSync<S extends JsonSchema>(file: string, schema: S): JsonReadResult<z.output<S>> {
-  const read = readTextFileSync(file);
-  return read.status === "ok" ? parseJsonText(read.text, schema) : read;
+  const read = readFileBytesSync(file);
+  return read.status === "ok" ? parseJsonText(read.bytes.toString("utf8"), schema) : read;
 }
 
-/** A file's text, blocking, or why there is none (missing, unreadable), as readJsonFileSync reports it. */
-export function readTextFileSync(
+/** A file's bytes, blocking, or why there are none (missing, unreadable), as readJsonFileSync reports it. */
+export function readFileBytesSync(
   file: string,
-): { status: "ok"; text: string } | { status: "missing" } | { status: "invalid"; error: string } {
+): { status: "ok"; bytes: Buffer } | { status: "missing" } | { status: "invalid"; error: string } {
   try {
-    return { status: "ok", text: readFileSync(file, "utf8") };
+    return { status: "ok", bytes: readFileSync(file) };
   } catch (error) {
     return unreadable(error);
   }

@@ -9,7 +9,7 @@ import {
   InvalidFileError,
   loadJsonFile,
   parseJsonText,
-  readTextFileSync,
+  readFileBytesSync,
   watchFile,
   withFileLock,
   writeFileAtomic,
@@ -121,7 +121,7 @@ interface FileIdentity {
 }
 
 /**
- * The last state read or written, for the identity the file had then. `text` is the file's bytes it
+ * The last state read or written, for the identity the file had then. `bytes` are the file's bytes it
  * stands for (null when they were not read: an untrusted file). While the identity is racily clean
  * (`settledClock` null), an unchanged identity proves nothing and each load compares the bytes; once
  * a look finds the identity older than GRANULARITY_MS, any later change must carry a newer time stamp
@@ -130,7 +130,7 @@ interface FileIdentity {
 interface CachedState {
   key: string;
   state: ApprovalsState;
-  text: string | null;
+  bytes: Buffer | null;
   settledClock: number | null;
 }
 
@@ -149,7 +149,7 @@ export class ApprovalsStore {
   private readonly writeListeners = new Set<() => void>();
   private readCount = 0;
   /** The state and bytes of a write of this store that is landing. */
-  private writing: { state: ApprovalsState; text: string } | null = null;
+  private writing: { state: ApprovalsState; bytes: Buffer } | null = null;
 
   constructor(options: ApprovalsStoreOptions) {
     this.path = options.path;
@@ -191,27 +191,31 @@ export class ApprovalsStore {
     // number, leaves the identity as it was). A file this store has just written is trust-checked as
     // every new file is; what it read and checked before keeps its check, as the identity allows.
     const expected = cached ?? (before !== null ? this.writing : null);
-    if (before !== null && expected?.text) {
-      const now = readTextFileSync(this.path);
-      if (now.status === "ok" && now.text === expected.text && (cached || !checkTrustedFile(this.path))) {
+    if (before !== null && expected?.bytes) {
+      const now = readFileBytesSync(this.path);
+      if (
+        now.status === "ok" &&
+        now.bytes.equals(expected.bytes) &&
+        (cached || !checkTrustedFile(this.path))
+      ) {
         const after = this.identity();
         this.cached =
           after?.key === before.key
             ? {
                 key: before.key,
                 state: expected.state,
-                text: now.text,
+                bytes: expected.bytes,
                 settledClock: settledClock(before, lookedAt),
               }
             : null;
         return expected.state;
       }
     }
-    const { state, text } = this.read();
+    const { state, bytes } = this.read();
     const after = this.identity();
     this.cached =
       before !== null && after?.key === before.key
-        ? { key: before.key, state, text, settledClock: settledClock(before, lookedAt) }
+        ? { key: before.key, state, bytes, settledClock: settledClock(before, lookedAt) }
         : null;
     return state;
   }
@@ -229,11 +233,11 @@ export class ApprovalsStore {
     // applied, no transforms), which the schema gives back unchanged, so it is not validated twice.
     const written = {
       state: { status: "ok", path: this.path, file: JSON.parse(text) as ApprovalsFile },
-      text,
+      bytes: Buffer.from(text, "utf8"),
     } as const;
     this.writing = written;
     try {
-      await writeFileAtomic(this.path, text);
+      await writeFileAtomic(this.path, written.bytes);
     } finally {
       this.writing = null;
     }
@@ -243,7 +247,7 @@ export class ApprovalsStore {
     this.cached =
       identity === null || checkTrustedFile(this.path)
         ? null
-        : { key: identity.key, state: written.state, text, settledClock: null };
+        : { key: identity.key, state: written.state, bytes: written.bytes, settledClock: null };
   }
 
   /** Creates the file on first use (fresh token, no defaults: built-in deny). An invalid file stays as it is. */
@@ -501,21 +505,24 @@ export class ApprovalsStore {
   }
 
   /** The state of the file now, and the bytes it was parsed from (null when none were read). */
-  private read(): { state: ApprovalsState; text: string | null } {
+  private read(): { state: ApprovalsState; bytes: Buffer | null } {
     this.readCount++;
     // Checked on every read (the cache above re-reads when the file's identity changes, a chmod included).
     const problem = checkTrustedFile(this.path);
-    if (problem) return { state: { status: "invalid", path: this.path, error: problem.message }, text: null };
+    if (problem)
+      return { state: { status: "invalid", path: this.path, error: problem.message }, bytes: null };
     // Blocking: a local file of a few kilobytes reads in microseconds, less than a thread-pool round trip
     // costs the event loop, and a one-shot command then never loads the file promise API (issue 12).
-    const read = readTextFileSync(this.path);
-    const result = read.status === "ok" ? parseJsonText(read.text, ApprovalsFileSchema) : read;
-    const text = read.status === "ok" ? read.text : null;
-    if (result.status === "ok") return { state: { status: "ok", path: this.path, file: result.value }, text };
-    if (result.status === "missing") return { state: { status: "missing", path: this.path }, text };
+    const read = readFileBytesSync(this.path);
+    const bytes = read.status === "ok" ? read.bytes : null;
+    const result =
+      read.status === "ok" ? parseJsonText(read.bytes.toString("utf8"), ApprovalsFileSchema) : read;
+    if (result.status === "ok")
+      return { state: { status: "ok", path: this.path, file: result.value }, bytes };
+    if (result.status === "missing") return { state: { status: "missing", path: this.path }, bytes };
     return {
       state: { status: "invalid", path: this.path, error: invalidMessage(this.path, result.error) },
-      text,
+      bytes,
     };
   }
 
