@@ -1,17 +1,20 @@
 // Allowlist usage bookkeeping for one approvals store (exec-policy.md "Deciding", last paragraph).
 // Each `recordUse` is a locked, fsynced rewrite of the approvals file (which the UI watches), so a
 // service that runs many commands writes one at a time, and gathers the lastUsed* notes of unlimited
-// entries for a moment (250 ms) into one write. Uses of entries with a `usesLeft` limit go first and
-// are never merged: the store counts an entry down once per call, and every run must count.
+// entries for 2 s into one write, each note keeping the time of its use (docs/decisions.md "Usage
+// notes"). Uses of entries with a `usesLeft` limit go first and are never merged: the store counts an
+// entry down once per call, and every run must count.
 import type { ApprovalsStore } from "../core/approvals/index.js";
 import type { Logger } from "../core/log.js";
 
-export const NOTES_DELAY_MS = 250;
+export const NOTES_DELAY_MS = 2_000;
 
 export interface EntryUse {
   entryId: string;
   command: string;
   resolvedPath: string | null;
+  /** When it was used (epoch ms); the recorder sets it. */
+  at?: number;
 }
 
 interface Batch {
@@ -25,7 +28,7 @@ interface Batch {
 }
 
 export interface UsageRecorderOptions {
-  /** How long notes of unlimited entries gather before they are written (default 250 ms). */
+  /** How long notes of unlimited entries gather before they are written (default 2 s). */
   notesDelayMs?: number;
   now?: () => number;
 }
@@ -58,7 +61,8 @@ export class UsageRecorder {
       batch = { agentId, uses: new Map(), notes: !countsUses, dueAt, done, resolve };
       this.queue.push(batch);
     }
-    for (const use of uses) batch.uses.set(use.entryId, use); // the latest use of an entry wins
+    const at = this.now();
+    for (const use of uses) batch.uses.set(use.entryId, { ...use, at }); // the latest use of an entry wins
     this.schedule();
     return batch.done;
   }

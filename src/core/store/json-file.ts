@@ -61,13 +61,19 @@ export async function readJsonFile<S extends JsonSchema>(
  * thread pool would start only for it.
  */
 export function readJsonFileSync<S extends JsonSchema>(file: string, schema: S): JsonReadResult<z.output<S>> {
-  let text: string;
+  const read = readFileBytesSync(file);
+  return read.status === "ok" ? parseJsonText(read.bytes.toString("utf8"), schema) : read;
+}
+
+/** A file's bytes, blocking, or why there are none (missing, unreadable), as readJsonFileSync reports it. */
+export function readFileBytesSync(
+  file: string,
+): { status: "ok"; bytes: Buffer } | { status: "missing" } | { status: "invalid"; error: string } {
   try {
-    text = readFileSync(file, "utf8");
+    return { status: "ok", bytes: readFileSync(file) };
   } catch (error) {
     return unreadable(error);
   }
-  return parseJsonText(text, schema);
 }
 
 function unreadable(error: unknown): { status: "missing" } | { status: "invalid"; error: string } {

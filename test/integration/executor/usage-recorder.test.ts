@@ -79,4 +79,18 @@ describe("usage recorder", () => {
     await recorder.idle();
     expect(await entry(a.id)).toMatchObject({ lastUsedCommand: "a 1" });
   });
+
+  it("keeps the time of each use in its note, not the time the gathered notes are written", async () => {
+    let clock = 1_700_000_000_000;
+    const recorder = new UsageRecorder(store, silentLogger, { now: () => clock });
+    const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
+    const b = await store.addEntry("local", { pattern: "/usr/bin/b" });
+    void recorder.record("local", [use(a.id, "a 1")], false);
+    clock += 1_500;
+    void recorder.record("local", [use(b.id, "b 1")], false);
+    clock += 60_000;
+    await recorder.idle();
+    expect((await entry(a.id))?.lastUsedAt).toBe(1_700_000_000_000);
+    expect((await entry(b.id))?.lastUsedAt).toBe(1_700_000_001_500);
+  });
 });

@@ -3,16 +3,20 @@
 // An invalid file is reported and left exactly as it is.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { parse } from "zod/mini";
 import {
+  formatJson,
   InvalidFileError,
-  readJsonFileSync,
-  updateJsonFile,
+  loadJsonFile,
+  parseJsonText,
+  readFileBytesSync,
   watchFile,
   withFileLock,
-  writeJsonFile,
+  writeFileAtomic,
   type FileWatch,
 } from "../../store/index.js";
 import { checkTrustedFile, type TrustProblem } from "../../io/trust.js";
+import { clockOffset, GRANULARITY_MS, MAX_CLOCK_SHIFT_MS } from "../../policy/io/path-folders.js";
 import type { AppPaths } from "../../paths.js";
 import { allowAlwaysProblem } from "../entry-pattern.js";
 import {
@@ -108,6 +112,28 @@ function entryFields(entry: NewAllowlistEntry): NewAllowlistEntry {
   return out;
 }
 
+/** The file's identity as one `stat` sees it, and its latest time stamp. */
+interface FileIdentity {
+  /** Device, inode, size, mtime and ctime (ns), mode, owner and group: a change by any writer moves one… */
+  key: string;
+  /** …unless it lands within the time stamps' granularity of this one (milliseconds): "racily clean". */
+  changedMs: number;
+}
+
+/**
+ * The last state read or written, for the identity the file had then. `bytes` are the file's bytes it
+ * stands for (null when they were not read: an untrusted file). While the identity is racily clean
+ * (`settledClock` null), an unchanged identity proves nothing and each load compares the bytes; once
+ * a look finds the identity older than GRANULARITY_MS, any later change must carry a newer time stamp
+ * and the identity alone answers (until the wall clock is set: `settledClock` is its offset then).
+ */
+interface CachedState {
+  key: string;
+  state: ApprovalsState;
+  bytes: Buffer | null;
+  settledClock: number | null;
+}
+
 /** The approvals store of an app's home (what every command that reads or edits the policy opens). */
 export function approvalsStoreAt(paths: Pick<AppPaths, "approvals" | "defaultSocket">): ApprovalsStore {
   return new ApprovalsStore({ path: paths.approvals, defaultSocketPath: paths.defaultSocket });
@@ -117,10 +143,13 @@ export class ApprovalsStore {
   readonly path: string;
   private readonly defaultSocketPath: string;
   private readonly now: () => number;
-  /** Last state read, keyed by the file's identity, so unchanged files give the same object (matcher caches key on it). */
-  private cached: { key: string; state: ApprovalsState } | null = null;
+  /** Last state read or written, so an unchanged file gives the same object (matcher caches key on it). */
+  private cached: CachedState | null = null;
   private readonly watch: FileWatch | null;
   private readonly writeListeners = new Set<() => void>();
+  private readCount = 0;
+  /** The state and bytes of a write of this store that is landing. */
+  private writing: { state: ApprovalsState; bytes: Buffer } | null = null;
 
   constructor(options: ApprovalsStoreOptions) {
     this.path = options.path;
@@ -139,8 +168,12 @@ export class ApprovalsStore {
     return () => this.writeListeners.delete(listener);
   }
 
+  /** How many times this store has read and validated the file (answers from memory do not count). */
+  get reads(): number {
+    return this.readCount;
+  }
+
   private wrote(): void {
-    this.cached = null;
     for (const listener of this.writeListeners) listener();
   }
 
@@ -148,12 +181,73 @@ export class ApprovalsStore {
   async load(): Promise<ApprovalsState> {
     // Nothing happened in the folder since the last load: the same state (trust checked when it was read).
     if (this.watch && this.cached && !this.watch.changed()) return this.cached.state;
+    const lookedAt = Date.now();
     const before = this.identity();
-    if (before !== null && this.cached?.key === before) return this.cached.state;
-    const state = this.read();
+    const cached = before !== null && this.cached?.key === before.key ? this.cached : null;
+    if (cached?.settledClock != null && Math.abs(clockOffset() - cached.settledClock) <= MAX_CLOCK_SHIFT_MS)
+      return cached.state;
+    // Racily clean, or a write of this store landing: only the same bytes prove the file is that state
+    // (another writer's same-size rewrite in the same clock tick, or a rename over it reusing the inode
+    // number, leaves the identity as it was). A file this store has just written is trust-checked as
+    // every new file is; what it read and checked before keeps its check, as the identity allows.
+    const expected = cached ?? (before !== null ? this.writing : null);
+    if (before !== null && expected?.bytes) {
+      const now = readFileBytesSync(this.path);
+      if (
+        now.status === "ok" &&
+        now.bytes.equals(expected.bytes) &&
+        (cached || !checkTrustedFile(this.path))
+      ) {
+        const after = this.identity();
+        this.cached =
+          after?.key === before.key
+            ? {
+                key: before.key,
+                state: expected.state,
+                bytes: expected.bytes,
+                settledClock: settledClock(before, lookedAt),
+              }
+            : null;
+        return expected.state;
+      }
+    }
+    const { state, bytes } = this.read();
     const after = this.identity();
-    this.cached = after !== null && after === before ? { key: after, state } : null;
+    this.cached =
+      before !== null && after?.key === before.key
+        ? { key: before.key, state, bytes, settledClock: settledClock(before, lookedAt) }
+        : null;
     return state;
+  }
+
+  /**
+   * Writes `file` (the lock held) and keeps it as the cached state, so the next load does not read back
+   * what this store wrote. The identity taken after the write is no proof that the file is still ours
+   * (another writer may have replaced it since the rename): it starts racily clean, and the bytes
+   * decide until it settles. Loads while the write lands compare the bytes with it too.
+   */
+  private async write(file: ApprovalsFile): Promise<void> {
+    // as core/store's writeJsonFile: never write what could not be read back
+    const text = formatJson(parse(ApprovalsFileSchema, file));
+    // The bytes as a read would parse them: the text is the schema's own output (validated, defaults
+    // applied, no transforms), which the schema gives back unchanged, so it is not validated twice.
+    const written = {
+      state: { status: "ok", path: this.path, file: JSON.parse(text) as ApprovalsFile },
+      bytes: Buffer.from(text, "utf8"),
+    } as const;
+    this.writing = written;
+    try {
+      await writeFileAtomic(this.path, written.bytes);
+    } finally {
+      this.writing = null;
+    }
+    const identity = this.identity();
+    // Trust is checked after every read; what was written is held to the same rule (a folder above may
+    // have been opened to others since `assertTrusted`): an untrusted file is read back and reported.
+    this.cached =
+      identity === null || checkTrustedFile(this.path)
+        ? null
+        : { key: identity.key, state: written.state, bytes: written.bytes, settledClock: null };
   }
 
   /** Creates the file on first use (fresh token, no defaults: built-in deny). An invalid file stays as it is. */
@@ -161,11 +255,11 @@ export class ApprovalsStore {
     const current = await this.load();
     if (current.status !== "missing") return current;
     return withFileLock(this.path, async () => {
-      const state = this.read();
+      const { state } = this.read();
       if (state.status !== "missing") return state;
       this.assertTrusted(); // the folder it would be created in
       const file = this.freshFile();
-      await writeJsonFile(this.path, ApprovalsFileSchema, file);
+      await this.write(file);
       this.wrote();
       return { status: "ok", path: this.path, file } satisfies ApprovalsState;
     });
@@ -177,18 +271,17 @@ export class ApprovalsStore {
    */
   async update(mutate: (file: ApprovalsFile) => ApprovalsFile | void): Promise<ApprovalsFile> {
     this.assertTrusted();
-    const result = await updateJsonFile(
-      this.path,
-      ApprovalsFileSchema,
-      () => this.freshFile(),
-      (current) => {
-        const draft = structuredClone(current);
-        const next = mutate(draft) ?? draft;
-        return { value: next, result: next };
-      },
-    );
+    // core/store's updateJsonFile, keeping the write as this store's state: under the lock, so the UI
+    // and the CLI (which take it too) cannot write between the rename and the identity taken after it.
+    const result = await withFileLock(this.path, async () => {
+      const current = await loadJsonFile(this.path, ApprovalsFileSchema, () => this.freshFile());
+      const draft = structuredClone(current);
+      const next = mutate(draft) ?? draft;
+      await this.write(next);
+      return next;
+    });
     this.wrote();
-    return result as ApprovalsFile;
+    return result;
   }
 
   /**
@@ -318,10 +411,11 @@ export class ApprovalsStore {
   /**
    * Bookkeeping after a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath, and usesLeft counted
    * down once per entry per run. Entries removed meanwhile are skipped; a missing file stays missing.
+   * `at` is when the entry was used (epoch ms; default now): notes written a moment later keep it.
    */
   async recordUse(
     agentId: string,
-    uses: { entryId: string; command: string; resolvedPath: string | null }[],
+    uses: { entryId: string; command: string; resolvedPath: string | null; at?: number }[],
   ): Promise<void> {
     if (uses.length === 0) return;
     if ((await this.load()).status === "missing") return;
@@ -332,7 +426,7 @@ export class ApprovalsStore {
       for (const use of uses) {
         const entry = lists.flat().find((e) => e.id === use.entryId);
         if (!entry) continue;
-        entry.lastUsedAt = at;
+        entry.lastUsedAt = use.at ?? at;
         entry.lastUsedCommand = use.command;
         entry.lastResolvedPath = use.resolvedPath;
         if (!counted.has(entry.id) && typeof entry.usesLeft === "number" && entry.usesLeft > 0) {
@@ -410,30 +504,54 @@ export class ApprovalsStore {
     if (problem) throw new UntrustedApprovalsError(this.path, problem);
   }
 
-  private read(): ApprovalsState {
+  /** The state of the file now, and the bytes it was parsed from (null when none were read). */
+  private read(): { state: ApprovalsState; bytes: Buffer | null } {
+    this.readCount++;
     // Checked on every read (the cache above re-reads when the file's identity changes, a chmod included).
     const problem = checkTrustedFile(this.path);
-    if (problem) return { status: "invalid", path: this.path, error: problem.message };
+    if (problem)
+      return { state: { status: "invalid", path: this.path, error: problem.message }, bytes: null };
     // Blocking: a local file of a few kilobytes reads in microseconds, less than a thread-pool round trip
     // costs the event loop, and a one-shot command then never loads the file promise API (issue 12).
-    const result = readJsonFileSync(this.path, ApprovalsFileSchema);
-    if (result.status === "ok") return { status: "ok", path: this.path, file: result.value };
-    if (result.status === "missing") return { status: "missing", path: this.path };
-    return { status: "invalid", path: this.path, error: invalidMessage(this.path, result.error) };
+    const read = readFileBytesSync(this.path);
+    const bytes = read.status === "ok" ? read.bytes : null;
+    const result =
+      read.status === "ok" ? parseJsonText(read.bytes.toString("utf8"), ApprovalsFileSchema) : read;
+    if (result.status === "ok")
+      return { state: { status: "ok", path: this.path, file: result.value }, bytes };
+    if (result.status === "missing") return { state: { status: "missing", path: this.path }, bytes };
+    return {
+      state: { status: "invalid", path: this.path, error: invalidMessage(this.path, result.error) },
+      bytes,
+    };
   }
 
   /**
    * One synchronous `stat` (microseconds on a local file) rather than a thread-pool round trip: it is on
-   * the path of every request of a store that is not watched (issue 12, exec.overhead).
+   * the path of every request of a store that is not watched (issue 12, exec.overhead). Mode, owner and
+   * group are part of it: a chmod within the same clock tick leaves ctime as it was.
    */
-  private identity(): string | null {
+  private identity(): FileIdentity | null {
     try {
       const s = fs.statSync(this.path, { bigint: true, throwIfNoEntry: false });
-      return s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
+      if (!s) return null;
+      return {
+        key: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}:${s.uid}:${s.gid}`,
+        changedMs: Number((s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs) / 1_000_000n),
+      };
     } catch {
       return null;
     }
   }
+}
+
+/**
+ * The racily-clean rule of core/policy/io/path-folders.ts: an identity whose time stamps were over
+ * GRANULARITY_MS old when the file was looked at (`lookedAt`: the wall clock before the stat) cannot be
+ * carried by a later change. Returns the clock offset to keep with it, or null while it is racy.
+ */
+function settledClock(identity: FileIdentity, lookedAt: number): number | null {
+  return identity.changedMs <= lookedAt - GRANULARITY_MS ? clockOffset() : null;
 }
 
 function checkAgentId(agentId: string): void {
