@@ -45,3 +45,19 @@ export function runCli(
     child.stdin.end(options.input ?? "");
   });
 }
+
+/** `gatehouse exec ARGS` as a user of the temp home runs it: its environment (plus `env`) and its folder. */
+export function execInHome(
+  t: { env: Record<string, string>; home: string },
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  return runCli(["exec", ...args], { env: { ...t.env, ...env }, cwd: t.home, timeoutMs: 120_000 });
+}
+
+/** The peak RSS (bytes) that `gatehouse exec` prints on stderr under GATEHOUSE_REPORT_RSS=1. */
+export function reportedPeakRss(stderr: string): number {
+  const match = /gatehouse: maxRSS=(\d+)/.exec(stderr);
+  if (!match?.[1]) throw new Error(`gatehouse exec reported no peak RSS: ${stderr.slice(0, 500)}`);
+  return Number(match[1]);
+}

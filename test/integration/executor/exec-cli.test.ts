@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalsStore, type PolicySettings } from "../../../src/core/approvals/index.js";
 import { AuditLog } from "../../../src/executor/audit-log.js";
 import { TRUNCATION_MARKER } from "../../../src/executor/output-capture.js";
-import { GATEHOUSE_BIN, runCli } from "../../support/cli.js";
+import { execInHome, GATEHOUSE_BIN, reportedPeakRss } from "../../support/cli.js";
 import { alive, killIfAlive } from "../../support/processes.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -35,14 +35,7 @@ async function policy(settings: PolicySettings): Promise<void> {
   await store.setAgentSettings("defaults", settings);
 }
 
-const exec = (args: string[], env: Record<string, string> = {}) =>
-  runCli(["exec", ...args], { env: { ...t.env, ...env }, cwd: t.home, timeoutMs: 120_000 });
-
-function peakRss(stderr: string): number {
-  const match = /gatehouse: maxRSS=(\d+)/.exec(stderr);
-  if (!match?.[1]) throw new Error(`no maxRSS line in: ${stderr}`);
-  return Number(match[1]);
-}
+const exec = (args: string[], env: Record<string, string> = {}) => execInHome(t, args, env);
 
 describe("gatehouse exec", () => {
   it("exits 126 with the reason when the policy denies (--json)", async () => {
@@ -148,7 +141,7 @@ describe("gatehouse exec", () => {
     expect(json.truncated).toBe(true);
     expect(json.stdout.endsWith(TRUNCATION_MARKER)).toBe(true);
     expect(json.stdout.length).toBe(200_000 + TRUNCATION_MARKER.length);
-    const growth = peakRss(flood.stderr) - peakRss(baseline.stderr);
+    const growth = reportedPeakRss(flood.stderr) - reportedPeakRss(baseline.stderr);
     expect(growth).toBeLessThan(32 * 1024 * 1024);
   }, 120_000);
 

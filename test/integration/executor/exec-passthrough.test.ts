@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { COMBINED_DEFAULT_CAP, TRUNCATION_MARKER } from "../../../src/executor/output-capture.js";
 import { NO_MORE_OUTPUT, runProcess } from "../../../src/executor/run-process.js";
-import { runCli } from "../../support/cli.js";
+import { execInHome, reportedPeakRss } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 const NODE = process.execPath;
@@ -45,14 +45,7 @@ beforeEach(async () => {
 });
 afterEach(async () => t.cleanup());
 
-const exec = (args: string[], env: Record<string, string> = {}) =>
-  runCli(["exec", ...args], { env: { ...t.env, ...env }, cwd: t.home, timeoutMs: 120_000 });
-
-function peakRss(stderr: string): number {
-  const match = /gatehouse: maxRSS=(\d+)/.exec(stderr);
-  if (!match?.[1]) throw new Error(`no maxRSS line in: ${stderr}`);
-  return Number(match[1]);
-}
+const exec = (args: string[], env: Record<string, string> = {}) => execInHome(t, args, env);
 
 describe("plain `gatehouse exec` passing a flood through", () => {
   it("prints exactly the first 200 000 bytes of an 8 MiB flood and the marker, nothing past the cap, and the command runs to its end", async () => {
@@ -89,54 +82,43 @@ describe("plain `gatehouse exec` passing a flood through", () => {
     expect(flood.code).toBe(0);
     expect(flood.stdout).toBe("\0".repeat(COMBINED_DEFAULT_CAP) + TRUNCATION_MARKER + "\n");
     expect(flood.stderr).toContain(CUT_NOTICE(COMBINED_DEFAULT_CAP));
-    const growth = peakRss(flood.stderr) - peakRss(baseline.stderr);
+    const growth = reportedPeakRss(flood.stderr) - reportedPeakRss(baseline.stderr);
     expect(growth).toBeLessThan(32 * MIB);
   }, 120_000);
 });
 
 describe("plain `gatehouse exec` cutting text at the cap", () => {
   const cap = 1000;
-  /** A node child writing `first`, then (after a pause, so it is usually a read of its own) `second`. */
+  /**
+   * Plain `gatehouse exec` under the cap, of a node child writing `first`, then (after a pause, so it is
+   * usually a read of its own) `second`; both in hex.
+   */
   const twoWrites = (first: string, second: string) =>
-    `process.stdout.write(Buffer.from(${JSON.stringify(first)}, "hex"), () => setTimeout(() => process.stdout.write(Buffer.from(${JSON.stringify(second)}, "hex")), 200));`;
-  const hex = (text: string) => Buffer.from(text, "latin1").toString("hex");
-
-  it("never ends the printed text with part of a character the cap cuts, even when a read ends in the middle of it", async () => {
-    // "é" is c3 a9: its first byte is the last one under the cap
-    const result = await exec([
+    exec([
       "--max-output",
       String(cap),
       "--",
       NODE,
       "-e",
-      twoWrites(hex("a".repeat(cap - 1)) + "c3", "a9" + hex("b".repeat(5000))),
+      `process.stdout.write(Buffer.from(${JSON.stringify(first)}, "hex"), () => setTimeout(() => process.stdout.write(Buffer.from(${JSON.stringify(second)}, "hex")), 200));`,
     ]);
+  const hex = (text: string) => Buffer.from(text, "latin1").toString("hex");
+
+  it("never ends the printed text with part of a character the cap cuts, even when a read ends in the middle of it", async () => {
+    // "é" is c3 a9: its first byte is the last one under the cap
+    const result = await twoWrites(hex("a".repeat(cap - 1)) + "c3", "a9" + hex("b".repeat(5000)));
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("a".repeat(cap - 1) + TRUNCATION_MARKER + "\n");
     expect(result.stderr).toBe(CUT_NOTICE(cap));
   }, 60_000);
 
   it("prints a character that ends exactly at the cap whole, across two reads", async () => {
-    const result = await exec([
-      "--max-output",
-      String(cap),
-      "--",
-      NODE,
-      "-e",
-      twoWrites(hex("a".repeat(cap - 2)) + "c3", "a9" + hex("b".repeat(5000))),
-    ]);
+    const result = await twoWrites(hex("a".repeat(cap - 2)) + "c3", "a9" + hex("b".repeat(5000)));
     expect(result.stdout).toBe("a".repeat(cap - 2) + "é" + TRUNCATION_MARKER + "\n");
   }, 60_000);
 
   it("prints output that ends at the cap with the first byte of a character as it is (nothing was cut)", async () => {
-    const result = await exec([
-      "--max-output",
-      String(cap),
-      "--",
-      NODE,
-      "-e",
-      twoWrites(hex("a".repeat(cap - 1)), "c3"),
-    ]);
+    const result = await twoWrites(hex("a".repeat(cap - 1)), "c3");
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("a".repeat(cap - 1) + "\uFFFD"); // the lone c3 as the terminal decodes it
     expect(result.stderr).toBe("");
