@@ -83,7 +83,7 @@ export interface GateRunRequest extends GateRequest {
 }
 
 /** The approvals store operations the gate needs. */
-export type GateApprovals = Pick<ApprovalsStore, "load" | "recordUse" | "saveAllowAlways">;
+export type GateApprovals = Pick<ApprovalsStore, "load" | "consumeUses" | "recordUse" | "saveAllowAlways">;
 
 export interface GateDeps {
   approvals: GateApprovals;
@@ -368,8 +368,6 @@ interface Decided {
   childEnv: Record<string, string>;
   /** The bash the policy was told about (gateAndRun runs the string under it). */
   bash: string | null | undefined;
-  /** A matched entry has a use limit: its count must land before the next request is decided. */
-  countsUses: boolean;
   /** The decision's audit line, still being written (gateAndRun spawns meanwhile). */
   audited: Promise<void>;
 }
@@ -420,7 +418,26 @@ async function bashToRunUnder(deps: GateDeps): Promise<string | null> {
   return deps.bash !== undefined ? deps.bash : findBash(undefined, deps.platform);
 }
 
+/**
+ * How many times a request is decided when, each time, another decision took the last use of a limited
+ * entry it matched in between (the last time it is denied instead of decided again).
+ */
+const USE_RACE_ATTEMPTS = 3;
+
 async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promise<Decided> {
+  for (let attempt = 1; ; attempt++) {
+    const decided = await decideOnce(req, deps, mode, attempt >= USE_RACE_ATTEMPTS);
+    if (decided) return decided;
+  }
+}
+
+/** One decision; null when a limited entry it matched had no use left once it was allowed (decide again). */
+async function decideOnce(
+  req: GateRequest,
+  deps: GateDeps,
+  mode: DecideMode,
+  lastAttempt: boolean,
+): Promise<Decided | null> {
   const runId = newRunId();
   const startedAt = deps.now();
   const approvals = await deps.approvals.load(); // per request: edits from the UI/CLI apply at once
@@ -460,24 +477,45 @@ async function decide(req: GateRequest, deps: GateDeps, mode: DecideMode): Promi
     ...(req.resolver ? { resolver: req.resolver } : {}),
   });
 
-  const { result, audited } = await settle(req, deps, explanation, warnings, {
+  const settled = await settle(req, deps, explanation, warnings, {
     runId,
     startedAt,
     promptBudgetMs: mode.promptBudgetMs,
+    limited: limitedMatches(approvals, explanation),
+    lastAttempt,
   });
-  return { result, childEnv, bash, audited, countsUses: matchesLimitedEntry(approvals, explanation) };
+  if (!settled) return null;
+  return { result: settled.result, childEnv, bash, audited: settled.audited };
 }
 
-/** The explained request's verdict (a person or askFallback when it prompts), its audit line and event. */
+/**
+ * The explained request's verdict (a person or askFallback when it prompts), its audit line and event.
+ * An allowed request takes one use of each limited entry it matched (`at.limited`) before anything is
+ * written or answered; null when one had no use left by then (another decision took it: decide again),
+ * or on the last attempt a denial.
+ */
 async function settle(
   req: GateRequest,
   deps: GateDeps,
   explanation: Explanation,
   warnings: string[],
-  at: { runId: string; startedAt: number; promptBudgetMs: number | undefined },
-): Promise<{ result: GateDecision; audited: Promise<void> }> {
+  at: {
+    runId: string;
+    startedAt: number;
+    promptBudgetMs: number | undefined;
+    limited: string[];
+    lastAttempt: boolean;
+  },
+): Promise<{ result: GateDecision; audited: Promise<void> } | null> {
   const { runId, startedAt } = at;
-  const verdict = await verdictFor(req, deps, explanation, at);
+  let verdict = await verdictFor(req, deps, explanation, at);
+  if (at.limited.length > 0 && isAllowed(verdict.decision)) {
+    const refusal = await takeUses(req, deps, at.limited);
+    if (refusal !== null) {
+      if (!at.lastAttempt) return null;
+      verdict = { decision: "deny", decidedBy: "policy", reason: refusal };
+    }
+  }
   const step = nextStep(outcomeKind(verdict.decision, verdict.decidedBy), verdict.reason, explanation);
   // Built field by field, not by spreads: this runs for every decided request (issue 12).
   const result: GateDecision = {
@@ -527,20 +565,24 @@ export async function decideExplained(
   explanation: Explanation,
   deps: GateDeps,
 ): Promise<GateDecision> {
-  const { result, audited } = await settle(req, deps, explanation, [], {
+  const settled = await settle(req, deps, explanation, [], {
     runId: newRunId(),
     startedAt: deps.now(),
     promptBudgetMs: undefined,
+    limited: [], // no allowlist entry decides a file access
+    lastAttempt: true,
   });
-  await audited;
-  return result;
+  if (!settled) throw new Error("a file access took no entry's use"); // cannot happen: nothing limited
+  await settled.audited;
+  return settled.result;
 }
 
 /** Ids of the entries with a use limit, per approvals file object (a new object on every change). */
 const limitedEntries = new WeakMap<object, ReadonlySet<string>>();
 
-function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation): boolean {
-  if (approvals.status !== "ok" || !explanation.allowlistSatisfied) return false;
+/** The entries with a use limit that the explanation matched (an allowed run takes one use of each). */
+function limitedMatches(approvals: ApprovalsState, explanation: Explanation): string[] {
+  if (approvals.status !== "ok" || !explanation.allowlistSatisfied) return [];
   let limited = limitedEntries.get(approvals.file);
   if (!limited) {
     const ids = new Set<string>();
@@ -549,7 +591,23 @@ function matchesLimitedEntry(approvals: ApprovalsState, explanation: Explanation
     limited = ids;
     limitedEntries.set(approvals.file, limited);
   }
-  return limited.size > 0 && explanation.matchedEntryIds.some((id) => limited.has(id));
+  return limited.size > 0 ? explanation.matchedEntryIds.filter((id) => limited.has(id)) : [];
+}
+
+/**
+ * Takes one use of each limited entry, atomically across every decider (ApprovalsStore.consumeUses);
+ * null when taken, else why the request may not run on them. A failure to count denies: a grant limited
+ * to N runs must never run an N+1st time because the file could not be written.
+ */
+async function takeUses(req: GateRequest, deps: GateDeps, entryIds: string[]): Promise<string | null> {
+  try {
+    const usedUp = await deps.approvals.consumeUses(req.agentId, entryIds);
+    if (usedUp.length === 0) return null;
+    const names = usedUp.join(", ");
+    return `allowlist entr${usedUp.length === 1 ? "y" : "ies"} ${names} had no use left`;
+  } catch (error) {
+    return `could not count a use of allowlist entry ${entryIds.join(", ")}: ${(error as Error).message}`;
+  }
 }
 
 /**
@@ -585,8 +643,13 @@ function auditBase(
  */
 export async function decideCommand(req: GateRequest, deps: GateDeps): Promise<GateDecision> {
   const { result, audited } = await decide(req, deps, { runs: false });
-  if (deps.background) deps.background(audited);
-  else await audited;
+  if (deps.background) {
+    deps.background(audited);
+    // The requester runs it: a covered run all the same (exec-policy.md "Deciding", last paragraph). A
+    // one-shot decider (the hook deciding alone) leaves the notes out: a locked, fsynced rewrite of the
+    // approvals file on every tool call; the use itself was counted when it was decided.
+    if (isAllowed(result.decision)) deps.background(recordUse(req, result.explanation, deps));
+  } else await audited;
   return result;
 }
 
@@ -606,7 +669,6 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
     childEnv,
     bash,
     audited,
-    countsUses,
   } = await decide(req, deps, {
     runs: true,
     ...(req.budgetMs !== undefined ? { promptBudgetMs: req.budgetMs } : {}),
@@ -669,10 +731,10 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
       },
       {
         onSpawn: () => {
-          // A use limit is enforced, so its count is awaited; lastUsed* alone is a note for the
-          // editor and is written in the background (it costs a locked, fsynced rewrite of the file).
-          const pending = recordUse(req, decision.explanation, deps, countsUses);
-          if (countsUses || !deps.background) bookkeeping = pending;
+          // Uses were counted when the run was decided; lastUsed* is a note for the editor, written
+          // in the background (it costs a locked, fsynced rewrite of the file).
+          const pending = recordUse(req, decision.explanation, deps);
+          if (!deps.background) bookkeeping = pending;
           else deps.background(pending);
         },
         // The tail copies what it keeps; only a caller's own hook gets chunks it may keep (copies).
@@ -720,13 +782,8 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
   return { ...decision, ...run, warnings };
 }
 
-/** After a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath, usesLeft counted down (never fails the run). */
-async function recordUse(
-  req: GateRequest,
-  explanation: Explanation,
-  deps: GateDeps,
-  countsUses: boolean,
-): Promise<void> {
+/** After a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath (never fails the run). */
+async function recordUse(req: GateRequest, explanation: Explanation, deps: GateDeps): Promise<void> {
   if (!explanation.allowlistSatisfied) return;
   const uses: EntryUse[] = explanation.segments.flatMap((segment) =>
     segment.matchedEntryId
@@ -739,7 +796,7 @@ async function recordUse(
         ]
       : [],
   );
-  if (deps.usage) return deps.usage.record(req.agentId, uses, countsUses);
+  if (deps.usage) return deps.usage.record(req.agentId, uses);
   if (uses.length === 0) return;
   try {
     await deps.approvals.recordUse(req.agentId, uses);

@@ -1,9 +1,9 @@
 // Allowlist usage bookkeeping for one approvals store (exec-policy.md "Deciding", last paragraph).
 // Each `recordUse` is a locked, fsynced rewrite of the approvals file (which the UI watches), so a
-// service that runs many commands writes one at a time, and gathers the lastUsed* notes of unlimited
+// service that runs many commands writes one at a time, and gathers the lastUsed* notes of an agent's
 // entries for 2 s into one write, each note keeping the time of its use (docs/decisions.md "Usage
-// notes"). Uses of entries with a `usesLeft` limit go first and are never merged: the store counts an
-// entry down once per call, and every run must count.
+// notes"). Uses of entries with a `usesLeft` limit are not counted here: the gate takes them when it
+// decides (ApprovalsStore.consumeUses), before the run may start.
 import type { ApprovalsStore } from "../core/approvals/index.js";
 import type { Logger } from "../core/log.js";
 
@@ -20,15 +20,13 @@ export interface EntryUse {
 interface Batch {
   agentId: string;
   uses: Map<string, EntryUse>;
-  /** Notes only (no use limit): may be merged with later notes and written a little later. */
-  notes: boolean;
   dueAt: number;
   done: Promise<void>;
   resolve: () => void;
 }
 
 export interface UsageRecorderOptions {
-  /** How long notes of unlimited entries gather before they are written (default 2 s). */
+  /** How long notes gather before they are written (default 2 s). */
   notesDelayMs?: number;
   now?: () => number;
 }
@@ -51,14 +49,14 @@ export class UsageRecorder {
   }
 
   /** Resolves once these uses are written (or the write failed and was logged); never rejects. */
-  record(agentId: string, uses: EntryUse[], countsUses: boolean): Promise<void> {
+  record(agentId: string, uses: EntryUse[]): Promise<void> {
     if (uses.length === 0) return Promise.resolve();
-    let batch = countsUses ? undefined : this.queue.find((b) => b.notes && b.agentId === agentId);
+    let batch = this.queue.find((b) => b.agentId === agentId);
     if (!batch) {
       let resolve: () => void = () => undefined;
       const done = new Promise<void>((r) => (resolve = r));
-      const dueAt = countsUses ? 0 : this.now() + this.notesDelayMs;
-      batch = { agentId, uses: new Map(), notes: !countsUses, dueAt, done, resolve };
+      const dueAt = this.now() + this.notesDelayMs;
+      batch = { agentId, uses: new Map(), dueAt, done, resolve };
       this.queue.push(batch);
     }
     const at = this.now();
@@ -80,8 +78,7 @@ export class UsageRecorder {
 
   private schedule(): void {
     if (this.writing) return; // the end of the current write schedules again
-    const counted = this.queue.findIndex((b) => !b.notes);
-    const index = counted >= 0 ? counted : this.queue.findIndex((b) => b.dueAt <= this.now());
+    const index = this.queue.findIndex((b) => b.dueAt <= this.now());
     if (index >= 0) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;

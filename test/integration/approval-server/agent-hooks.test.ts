@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { requestOnce } from "../../../src/approval-server/client.js";
+import { approvalsStoreAt } from "../../../src/core/approvals/index.js";
 import { runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { realExecutable, writePolicy } from "./fixtures.js";
@@ -151,6 +152,16 @@ describe("gatehouse hook codex", () => {
     expect(file.stderr).toMatch(
       /^Gatehouse is not running .*nobody could be asked, so askFallback=deny refused/,
     );
+  });
+
+  it("with no Gatehouse running, a grant for one run lets one command through and the next one not", async () => {
+    const echo = realExecutable("echo");
+    const ids = await writePolicy(t.paths, { allow: [echo] });
+    await approvalsStoreAt(t.paths).updateEntry("*", ids[echo]!, { usesLeft: 1 });
+    expect(await hookCodex(await codexCommand("echo once"))).toMatchObject({ code: 0 });
+    const again = await hookCodex(await codexCommand("echo twice"));
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^Gatehouse is not running .*askFallback=deny/);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   toolThenText,
   type ScriptedAnthropic,
 } from "../../support/scripted-anthropic.js";
+import { approvalsStoreAt } from "../../../src/core/approvals/index.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { realExecutable, writePolicy } from "./fixtures.js";
 import { startServe, type ServeProcess } from "./serve-process.js";
@@ -149,6 +150,26 @@ describe("Claude Code with the Gatehouse hook", () => {
       }),
     ]);
     expect(String(audit[0]!.sessionKey)).toMatch(/^claude:[0-9a-f-]{36}$/);
+  });
+
+  it("runs a Bash command that a grant allows for one run once, and the second time not at all", async () => {
+    const ids = await writePolicy(t.paths, { allow: [realExecutable("touch")] });
+    await approvalsStoreAt(t.paths).updateEntry("*", ids[realExecutable("touch")]!, { usesLeft: 1 });
+    serve = await startServe({ ...t.env, WEGENT_EXECUTOR_HOME: t.paths.executorHome });
+    const first = await runClaude();
+    expect(first.code, first.stderr).toBe(0);
+    expect(await exists(marker)).toBe(true);
+    await fs.rm(marker);
+    // the same turn again (the scripted model asks for the same Bash call)
+    await api.close();
+    api = await startScriptedAnthropic(
+      toolThenText(
+        { name: "Bash", input: { command: `touch ${marker}`, description: "Create the marker" } },
+        "All done.",
+      ),
+    );
+    await runClaude();
+    expect(await exists(marker)).toBe(false);
   });
 
   it("runs the Bash command when an allowlist entry covers touch's real path", async () => {

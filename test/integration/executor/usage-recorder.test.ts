@@ -43,10 +43,10 @@ describe("usage recorder", () => {
     const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
     const b = await store.addEntry("local", { pattern: "/usr/bin/b" });
     const pending = [
-      recorder.record("local", [use(a.id, "a 1")], false),
-      recorder.record("local", [use(a.id, "a 2")], false),
-      recorder.record("local", [use(b.id, "b 1")], false),
-      recorder.record("local", [use(a.id, "a 3")], false),
+      recorder.record("local", [use(a.id, "a 1")]),
+      recorder.record("local", [use(a.id, "a 2")]),
+      recorder.record("local", [use(b.id, "b 1")]),
+      recorder.record("local", [use(a.id, "a 3")]),
     ];
     await Promise.all(pending);
     expect(writes).toBe(1);
@@ -54,28 +54,15 @@ describe("usage recorder", () => {
     expect(await entry(b.id)).toMatchObject({ lastUsedCommand: "b 1" });
   });
 
-  it("counts every run of an entry with a use limit, even when runs overlap", async () => {
+  it("leaves a limited entry's uses as they are: the gate takes them when it decides", async () => {
     const limited = await store.addEntry("local", { pattern: "/usr/bin/a", usesLeft: 5 });
-    await Promise.all([1, 2, 3].map((n) => recorder.record("local", [use(limited.id, `a ${n}`)], true)));
-    expect((await entry(limited.id))?.usesLeft).toBe(2);
-  });
-
-  it("writes counted uses at once, ahead of notes that are still gathering", async () => {
-    const recorder = new UsageRecorder(store, silentLogger, { notesDelayMs: 60_000 });
-    const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
-    const limited = await store.addEntry("local", { pattern: "/usr/bin/b", usesLeft: 2 });
-    const notes = recorder.record("local", [use(a.id, "a 1")], false);
-    await recorder.record("local", [use(limited.id, "b 1")], true);
-    expect((await entry(limited.id))?.usesLeft).toBe(1);
-    expect((await entry(a.id))?.lastUsedCommand).toBeUndefined();
-    await recorder.idle(); // flushes the gathering notes
-    await notes;
-    expect((await entry(a.id))?.lastUsedCommand).toBe("a 1");
+    await Promise.all([1, 2, 3].map((n) => recorder.record("local", [use(limited.id, `a ${n}`)])));
+    expect(await entry(limited.id)).toMatchObject({ usesLeft: 5, lastUsedCommand: "a 3" });
   });
 
   it("says when everything recorded so far is written", async () => {
     const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
-    void recorder.record("local", [use(a.id, "a 1")], false);
+    void recorder.record("local", [use(a.id, "a 1")]);
     await recorder.idle();
     expect(await entry(a.id)).toMatchObject({ lastUsedCommand: "a 1" });
   });
@@ -85,9 +72,9 @@ describe("usage recorder", () => {
     const recorder = new UsageRecorder(store, silentLogger, { now: () => clock });
     const a = await store.addEntry("local", { pattern: "/usr/bin/a" });
     const b = await store.addEntry("local", { pattern: "/usr/bin/b" });
-    void recorder.record("local", [use(a.id, "a 1")], false);
+    void recorder.record("local", [use(a.id, "a 1")]);
     clock += 1_500;
-    void recorder.record("local", [use(b.id, "b 1")], false);
+    void recorder.record("local", [use(b.id, "b 1")]);
     clock += 60_000;
     await recorder.idle();
     expect((await entry(a.id))?.lastUsedAt).toBe(1_700_000_000_000);

@@ -194,19 +194,18 @@ describe("entries", () => {
     expect((await onDisk()).agents["*"]?.allowlist).toEqual([]);
   });
 
-  it("recordUse sets last use, counts usesLeft down once per run, and finds entries in '*'", async () => {
+  it("recordUse sets last use and finds entries in '*', leaving usesLeft to consumeUses", async () => {
     const shared = await store.addEntry("*", { pattern: "/usr/bin/git", usesLeft: 2 });
     const own = await store.addEntry("claude", { pattern: "/usr/bin/rg" });
     clock += 1000;
     await store.recordUse("claude", [
-      { entryId: shared.id, command: "git status && git log", resolvedPath: "/usr/bin/git" },
       { entryId: shared.id, command: "git status && git log", resolvedPath: "/usr/bin/git" },
       { entryId: own.id, command: "rg x", resolvedPath: "/usr/bin/rg" },
       { entryId: "gone", command: "x", resolvedPath: null },
     ]);
     const file = await onDisk();
     expect(file.agents["*"]?.allowlist?.[0]).toMatchObject({
-      usesLeft: 1,
+      usesLeft: 2,
       lastUsedAt: clock,
       lastUsedCommand: "git status && git log",
       lastResolvedPath: "/usr/bin/git",
@@ -215,13 +214,43 @@ describe("entries", () => {
     expect(file.agents.claude?.allowlist?.[0]?.usesLeft).toBeUndefined();
   });
 
-  it("recordUse never counts below zero and does not create a missing file", async () => {
+  it("recordUse does not create a missing file", async () => {
     await store.recordUse("x", [{ entryId: "a", command: "c", resolvedPath: null }]);
     await expect(fs.stat(t.paths.approvals)).rejects.toThrow();
-    const e = await store.addEntry("*", { pattern: "/usr/bin/git", usesLeft: 1 });
-    await store.recordUse("x", [{ entryId: e.id, command: "git", resolvedPath: "/usr/bin/git" }]);
-    await store.recordUse("x", [{ entryId: e.id, command: "git", resolvedPath: "/usr/bin/git" }]);
+  });
+
+  it("consumeUses takes one use of each limited entry once, in the agent's list and in '*', skipping unlimited ones", async () => {
+    const shared = await store.addEntry("*", { pattern: "/usr/bin/git", usesLeft: 2 });
+    const own = await store.addEntry("claude", { pattern: "/usr/bin/rg", usesLeft: 1 });
+    const unlimited = await store.addEntry("claude", { pattern: "/usr/bin/ls" });
+    expect(await store.consumeUses("claude", [shared.id, shared.id, own.id, unlimited.id])).toEqual([]);
+    const file = await onDisk();
+    expect(file.agents["*"]?.allowlist?.[0]?.usesLeft).toBe(1);
+    expect(file.agents.claude?.allowlist?.map((e) => e.usesLeft ?? null)).toEqual([0, null]);
+  });
+
+  it("consumeUses takes nothing when one entry has no use left or is gone, and says which", async () => {
+    const some = await store.addEntry("*", { pattern: "/usr/bin/git", usesLeft: 3 });
+    const none = await store.addEntry("*", { pattern: "/usr/bin/rg", usesLeft: 0 });
+    expect(await store.consumeUses("x", [some.id, none.id, "gone"])).toEqual([none.id, "gone"]);
+    expect((await onDisk()).agents["*"]?.allowlist?.map((e) => e.usesLeft)).toEqual([3, 0]);
+  });
+
+  it("consumeUses never lets two stores of the same file (two processes) both take an entry's last use", async () => {
+    const limited = await store.addEntry("*", { pattern: "/usr/bin/git", usesLeft: 1 });
+    const other = new ApprovalsStore({ path: t.paths.approvals, defaultSocketPath: t.paths.defaultSocket });
+    await other.load(); // both have read the entry with its one use left
+    const results = await Promise.all([
+      store.consumeUses("x", [limited.id]),
+      other.consumeUses("x", [limited.id]),
+    ]);
+    expect(results.filter((usedUp) => usedUp.length === 0)).toHaveLength(1);
     expect((await onDisk()).agents["*"]?.allowlist?.[0]?.usesLeft).toBe(0);
+  });
+
+  it("consumeUses does not create a missing file and takes nothing from it", async () => {
+    expect(await store.consumeUses("x", ["a"])).toEqual(["a"]);
+    await expect(fs.stat(t.paths.approvals)).rejects.toThrow();
   });
 });
 

@@ -409,9 +409,37 @@ export class ApprovalsStore {
   }
 
   /**
-   * Bookkeeping after a covered run: lastUsedAt/lastUsedCommand/lastResolvedPath, and usesLeft counted
-   * down once per entry per run. Entries removed meanwhile are skipped; a missing file stays missing.
-   * `at` is when the entry was used (epoch ms; default now): notes written a moment later keep it.
+   * Takes one use of each entry with a `usesLeft` limit among `entryIds` (for `agentId` or `*`), all or
+   * nothing, under the file's lock: what it checks is the file as it is now, so two deciders (two
+   * requests of one runner, or two processes) can never both take an entry's last use. Returns the ids
+   * that had no use left (or were removed meanwhile); then nothing was written. Unlimited entries are
+   * skipped; an entry named twice is counted once.
+   */
+  async consumeUses(agentId: string, entryIds: string[]): Promise<string[]> {
+    if (entryIds.length === 0) return [];
+    if ((await this.load()).status !== "ok") return [...new Set(entryIds)];
+    const usedUp: string[] = [];
+    const counted: { usesLeft?: number | null }[] = [];
+    await this.update((file) => {
+      usedUp.length = 0;
+      counted.length = 0;
+      const entries = [...(file.agents[agentId]?.allowlist ?? []), ...(file.agents["*"]?.allowlist ?? [])];
+      for (const id of new Set(entryIds)) {
+        const entry = entries.find((e) => e.id === id);
+        if (!entry || (typeof entry.usesLeft === "number" && entry.usesLeft <= 0)) usedUp.push(id);
+        else if (typeof entry.usesLeft === "number") counted.push(entry);
+      }
+      if (usedUp.length > 0) return;
+      for (const entry of counted) entry.usesLeft = (entry.usesLeft as number) - 1;
+    });
+    return usedUp;
+  }
+
+  /**
+   * Notes after a covered run, for the editor: lastUsedAt/lastUsedCommand/lastResolvedPath. Uses are
+   * counted when the run is decided (`consumeUses`), never here. Entries removed meanwhile are skipped;
+   * a missing file stays missing. `at` is when the entry was used (epoch ms; default now): notes
+   * written a moment later keep it.
    */
   async recordUse(
     agentId: string,
@@ -422,17 +450,12 @@ export class ApprovalsStore {
     const at = this.now();
     await this.update((file) => {
       const lists = [file.agents[agentId]?.allowlist ?? [], file.agents["*"]?.allowlist ?? []];
-      const counted = new Set<string>();
       for (const use of uses) {
         const entry = lists.flat().find((e) => e.id === use.entryId);
         if (!entry) continue;
         entry.lastUsedAt = use.at ?? at;
         entry.lastUsedCommand = use.command;
         entry.lastResolvedPath = use.resolvedPath;
-        if (!counted.has(entry.id) && typeof entry.usesLeft === "number" && entry.usesLeft > 0) {
-          entry.usesLeft -= 1;
-        }
-        counted.add(entry.id);
       }
     });
   }
