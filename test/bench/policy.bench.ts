@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AllowlistEntry, ApprovalsState } from "../../src/core/approvals/index.js";
 import { explainCommand, ScriptCache } from "../../src/core/policy/index.js";
-import { GRANULARITY_MS } from "../../src/core/policy/io/path-folders.js";
+import { GRANULARITY_MS } from "../../src/core/io/racily-clean.js";
 import { percentile, round, type Benchmark, type BenchResult, benchApprovals } from "./harness.js";
 
 const TARGET = 20_000;

@@ -16,7 +16,7 @@ import {
   type FileWatch,
 } from "../../store/index.js";
 import { checkTrustedFile, type TrustProblem } from "../../io/trust.js";
-import { clockOffset, GRANULARITY_MS, MAX_CLOCK_SHIFT_MS } from "../../policy/io/path-folders.js";
+import { clockOffset, clockUnsetSince, settledBefore } from "../../io/racily-clean.js";
 import type { AppPaths } from "../../paths.js";
 import { allowAlwaysProblem } from "../entry-pattern.js";
 import {
@@ -184,8 +184,7 @@ export class ApprovalsStore {
     const lookedAt = Date.now();
     const before = this.identity();
     const cached = before !== null && this.cached?.key === before.key ? this.cached : null;
-    if (cached?.settledClock != null && Math.abs(clockOffset() - cached.settledClock) <= MAX_CLOCK_SHIFT_MS)
-      return cached.state;
+    if (cached?.settledClock != null && clockUnsetSince(cached.settledClock)) return cached.state;
     // Racily clean, or a write of this store landing: only the same bytes prove the file is that state
     // (another writer's same-size rewrite in the same clock tick, or a rename over it reusing the inode
     // number, leaves the identity as it was). A file this store has just written is trust-checked as
@@ -569,12 +568,12 @@ export class ApprovalsStore {
 }
 
 /**
- * The racily-clean rule of core/policy/io/path-folders.ts: an identity whose time stamps were over
+ * The racily-clean rule (core/io/racily-clean.ts): an identity whose time stamps were over
  * GRANULARITY_MS old when the file was looked at (`lookedAt`: the wall clock before the stat) cannot be
  * carried by a later change. Returns the clock offset to keep with it, or null while it is racy.
  */
 function settledClock(identity: FileIdentity, lookedAt: number): number | null {
-  return identity.changedMs <= lookedAt - GRANULARITY_MS ? clockOffset() : null;
+  return settledBefore(identity.changedMs, lookedAt) ? clockOffset() : null;
 }
 
 function checkAgentId(agentId: string): void {

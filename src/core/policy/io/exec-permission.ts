@@ -7,11 +7,11 @@
 // That is one more call per program found; its answer is remembered per path while the file is
 // provably unchanged since it was asked: the same device, inode, mode, owner, group and ctime (a
 // chmod, chown or ACL change sets ctime), and only when that ctime was over GRANULARITY_MS old when
-// asked, so a later change cannot carry the same timestamp (the racily-clean rule of path-folders.ts),
+// asked, so a later change cannot carry the same timestamp (the racily-clean rule, core/io/racily-clean.ts),
 // and while the wall clock has not been set. What is not seen: a filesystem remounted `noexec` under
 // an unchanged file (that takes root).
 import fs from "node:fs";
-import { clockOffset, GRANULARITY_MS, MAX_CLOCK_SHIFT_MS } from "./path-folders.js";
+import { clockOffset, clockUnsetSince, settledBefore } from "../../io/racily-clean.js";
 
 interface Answer {
   dev: number;
@@ -38,14 +38,14 @@ export function mayExecute(file: string, stat: fs.Stats): boolean {
     known.uid === stat.uid &&
     known.gid === stat.gid &&
     known.ctimeMs === stat.ctimeMs &&
-    Math.abs(clockOffset() - known.clockOffset) <= MAX_CLOCK_SHIFT_MS
+    clockUnsetSince(known.clockOffset)
   ) {
     return known.executable;
   }
   if (known) answers.delete(file);
   const askedAt = Date.now();
   const executable = kernelSaysExecutable(file);
-  if (stat.ctimeMs <= askedAt - GRANULARITY_MS) {
+  if (settledBefore(stat.ctimeMs, askedAt)) {
     if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value!);
     answers.set(file, {
       dev: stat.dev,

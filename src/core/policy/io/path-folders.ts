@@ -15,6 +15,7 @@
 // A name that IS in the listing is still `lstat`ed by the caller on every request: its mode (chmod +x),
 // type and symlink target change without touching the folder.
 import fs from "node:fs";
+import { clockOffset, clockUnsetSince, settledBefore } from "../../io/racily-clean.js";
 
 /** What one folder says about a name: absent for sure, or look (lstat the name, as before). */
 export interface FolderView {
@@ -24,13 +25,9 @@ export interface FolderView {
   readonly listed: boolean;
 }
 
-/** Margin between a folder's last change and the listing: above every supported timestamp granularity. */
-export const GRANULARITY_MS = 2_000;
 /** Folders larger than this are not listed (each request then looks names up one by one, as before). */
 const MAX_ENTRIES = 50_000;
 const MAX_LISTINGS = 256;
-/** How far the wall clock may drift from the monotonic clock (NTP slewing) before listings are dropped. */
-export const MAX_CLOCK_SHIFT_MS = 500;
 
 /**
  * statfs magic numbers of local Linux filesystems whose directories get a new mtime and ctime on every
@@ -86,11 +83,6 @@ function remember(dir: string, view: FolderView, kind: LastView): FolderView {
 const ABSENT: FolderView = { mayHold: () => false, listed: false };
 const LOOK: FolderView = { mayHold: () => true, listed: false };
 
-/** Wall clock minus monotonic clock: moves when the wall clock is set (a jump invalidates what was trusted). */
-export function clockOffset(): number {
-  return Date.now() - performance.now();
-}
-
 /** The folder at `dir` (an absolute path) as seen now. Linux only; elsewhere every name is looked up. */
 export function viewFolder(dir: string): FolderView {
   const wallBefore = Date.now();
@@ -123,13 +115,13 @@ function trustedNames(dir: string, stat: fs.Stats, wallBefore: number): Readonly
     known.mtimeMs === stat.mtimeMs &&
     known.ctimeMs === stat.ctimeMs &&
     known.size === stat.size &&
-    Math.abs(clockOffset() - known.clockOffset) <= MAX_CLOCK_SHIFT_MS
+    clockUnsetSince(known.clockOffset)
   ) {
     return known.names;
   }
   if (known) listings.delete(dir);
   // Changed too recently: a later change could carry the same timestamps. Look names up one by one.
-  if (stat.mtimeMs > wallBefore - GRANULARITY_MS || stat.ctimeMs > wallBefore - GRANULARITY_MS) return null;
+  if (!settledBefore(Math.max(stat.mtimeMs, stat.ctimeMs), wallBefore)) return null;
   const listing: Listing = {
     dev: stat.dev,
     ino: stat.ino,
