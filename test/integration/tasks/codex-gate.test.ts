@@ -141,6 +141,29 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     );
   });
 
+  it("a grant for one run lets Codex run the command once; the second time the hook blocks it", async () => {
+    const a = await startWith(calls(exec("touch first-marker"), exec("touch second-marker")));
+    await a.setPolicy({
+      defaults: ALLOWLIST_ONLY,
+      allow: [{ pattern: realExecutable("touch"), usesLeft: 1 }],
+    });
+    a.send(codexTask(1112, 11012));
+    const events = await a.untilTerminal(11012);
+
+    expect(events.at(-1)!.event).toBe("response.completed");
+    const folder = await managedFolder(a, 1112);
+    expect(existsSync(path.join(folder, "first-marker"))).toBe(true);
+    expect(existsSync(path.join(folder, "second-marker"))).toBe(false);
+    expect(outputsText()).toContain("Command blocked by PreToolUse hook: Gatehouse denied this command");
+    const decisions = (await auditLines(a))
+      .filter((line) => line.agentId === "codex")
+      .map((line) => [line.command, line.decision]);
+    expect(decisions).toEqual([
+      ["touch first-marker", "allow-once"],
+      ["touch second-marker", "deny"],
+    ]);
+  });
+
   it("a command that needs a person waits for the answer: allowed, it runs; denied, it does not", async () => {
     const a = await startWith(calls(exec("touch allowed-marker"), exec("touch denied-marker")));
     await a.setPolicy({ defaults: ASK_ME });

@@ -42,7 +42,8 @@ export interface TaskApp {
       ask: "off" | "on-miss" | "always";
       askFallback: "deny";
     };
-    allow?: string[];
+    /** Real paths (or patterns) allowed for every agent; `usesLeft` makes a grant for that many runs. */
+    allow?: Array<string | { pattern: string; usesLeft: number }>;
   }): Promise<void>;
   close(): Promise<void>;
 }
@@ -160,7 +161,8 @@ export async function startTaskApp(options: TaskAppOptions = {}): Promise<TaskAp
       const store = new ApprovalsStore({ path: t.paths.approvals, defaultSocketPath: t.paths.defaultSocket });
       await store.ensure();
       await store.setAgentSettings("defaults", setup.defaults);
-      for (const pattern of setup.allow ?? []) await store.addEntry("*", { pattern });
+      for (const entry of setup.allow ?? [])
+        await store.addEntry("*", typeof entry === "string" ? { pattern: entry } : entry);
     },
     async close() {
       await services.stop();
