@@ -1,17 +1,20 @@
 // Where a program on PATH really lives (the path allow-always proposes and bare entries resolve to),
 // and running one for its output.
 import { spawn } from "node:child_process";
-import { accessSync, constants, realpathSync } from "node:fs";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
-/** The real path of the first executable `name` on PATH; throws when there is none. */
+/**
+ * The real path of the first executable file `name` on PATH (allowlist patterns match real paths);
+ * throws when there is none.
+ */
 export function realProgram(name: string, pathEnv = process.env.PATH ?? "/usr/bin:/bin"): string {
   for (const dir of pathEnv.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
-      return realpathSync(candidate);
+      if (statSync(candidate).isFile()) return realpathSync(candidate);
     } catch {
       // next folder
     }

@@ -8,8 +8,9 @@ import { requestOnce } from "../../../src/approval-server/client.js";
 import { approvalsStoreAt } from "../../../src/core/approvals/index.js";
 import { runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
-import { realExecutable, writePolicy } from "./fixtures.js";
+import { writePolicy } from "./fixtures.js";
 import { startServe, type ServeProcess } from "./serve-process.js";
+import { realProgram } from "../../support/programs.js";
 
 let t: TempHome;
 let folder: string;
@@ -78,7 +79,7 @@ describe("gatehouse hook codex", () => {
   it("says nothing and exits 0 to allow; exits 2 with the reason on stderr to block (what Codex reads)", async () => {
     await writePolicy(t.paths, {
       defaults: { security: "allowlist", ask: "off", askFallback: "deny" },
-      allow: [realExecutable("echo")],
+      allow: [realProgram("echo")],
     });
     await serve();
     const allowed = await hookCodex(await codexCommand("echo hi"));
@@ -142,7 +143,7 @@ describe("gatehouse hook codex", () => {
   });
 
   it("with no Gatehouse running, askFallback decides here and the reason says so", async () => {
-    await writePolicy(t.paths, { allow: [realExecutable("echo")] });
+    await writePolicy(t.paths, { allow: [realProgram("echo")] });
     const denied = await hookCodex(await codexCommand("rm -rf build"));
     expect(denied.code).toBe(2);
     expect(denied.stderr).toMatch(/^Gatehouse is not running .*askFallback=deny/);
@@ -155,7 +156,7 @@ describe("gatehouse hook codex", () => {
   });
 
   it("with no Gatehouse running, a grant for one run lets one command through and the next one not", async () => {
-    const echo = realExecutable("echo");
+    const echo = realProgram("echo");
     const ids = await writePolicy(t.paths, { allow: [echo] });
     await approvalsStoreAt(t.paths).updateEntry("*", ids[echo]!, { usesLeft: 1 });
     expect(await hookCodex(await codexCommand("echo once"))).toMatchObject({ code: 0 });

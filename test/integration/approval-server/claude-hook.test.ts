@@ -17,8 +17,9 @@ import {
 } from "../../support/scripted-anthropic.js";
 import { approvalsStoreAt } from "../../../src/core/approvals/index.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
-import { realExecutable, writePolicy } from "./fixtures.js";
+import { writePolicy } from "./fixtures.js";
 import { startServe, type ServeProcess } from "./serve-process.js";
+import { realProgram } from "../../support/programs.js";
 
 const CLAUDE = path.join(REPO_ROOT, "node_modules", ".bin", "claude");
 
@@ -153,8 +154,8 @@ describe("Claude Code with the Gatehouse hook", () => {
   });
 
   it("runs a Bash command that a grant allows for one run once, and the second time not at all", async () => {
-    const ids = await writePolicy(t.paths, { allow: [realExecutable("touch")] });
-    await approvalsStoreAt(t.paths).updateEntry("*", ids[realExecutable("touch")]!, { usesLeft: 1 });
+    const ids = await writePolicy(t.paths, { allow: [realProgram("touch")] });
+    await approvalsStoreAt(t.paths).updateEntry("*", ids[realProgram("touch")]!, { usesLeft: 1 });
     serve = await startServe({ ...t.env, WEGENT_EXECUTOR_HOME: t.paths.executorHome });
     const first = await runClaude();
     expect(first.code, first.stderr).toBe(0);
@@ -173,7 +174,7 @@ describe("Claude Code with the Gatehouse hook", () => {
   });
 
   it("runs the Bash command when an allowlist entry covers touch's real path", async () => {
-    await writePolicy(t.paths, { allow: [realExecutable("touch")] });
+    await writePolicy(t.paths, { allow: [realProgram("touch")] });
     serve = await startServe({ ...t.env, WEGENT_EXECUTOR_HOME: t.paths.executorHome });
     const run = await runClaude();
     expect(run.code, run.stderr).toBe(0);

@@ -6,9 +6,10 @@ import { requestOnce } from "../../../src/approval-server/client.js";
 import { GATEHOUSE_BIN, runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable, writePolicy } from "./fixtures.js";
+import { writePolicy } from "./fixtures.js";
 import { errorCode, makeDeadSocket, RawConnection, signedFrame } from "./raw-socket.js";
 import { spawnServe, startServe, type ServeProcess } from "./serve-process.js";
+import { realProgram } from "../../support/programs.js";
 
 let t: TempHome;
 const running: ServeProcess[] = [];
@@ -84,7 +85,7 @@ describe("gatehouse serve", () => {
 describe("gatehouse ask", () => {
   it("exits 0 when allowed, 1 when denied or timed out, 2 when no Gatehouse answers", async () => {
     expect((await runCli(["ask", "--", "echo", "hi"], { env: t.env })).code).toBe(2);
-    const echo = realExecutable("echo");
+    const echo = realProgram("echo");
     await writePolicy(t.paths, { allow: [echo], agents: { locked: { security: "deny" } } });
     const unavailable = await runCli(["ask", "--json", "--", "echo", "hi"], { env: t.env });
     expect(unavailable.code).toBe(2);
@@ -101,7 +102,7 @@ describe("gatehouse ask", () => {
   });
 
   it("prints the decision with --json", async () => {
-    await writePolicy(t.paths, { allow: [realExecutable("echo")] });
+    await writePolicy(t.paths, { allow: [realProgram("echo")] });
     await serve();
     const denied = await runCli(["ask", "--json", "--shell", "--cwd", t.home, "--", "echo hi > out.txt"], {
       env: t.env,
@@ -176,7 +177,7 @@ describe("gatehouse hook claude", () => {
   });
 
   it("asks the running Gatehouse with agent claude-code and session claude:<id>", async () => {
-    await writePolicy(t.paths, { allow: [realExecutable("echo")] });
+    await writePolicy(t.paths, { allow: [realProgram("echo")] });
     await serve();
     const allowed = await runCli(["hook", "claude"], { env: t.env, input: hookInput("echo hi") });
     expect(allowed.json()).toEqual({
@@ -222,7 +223,7 @@ describe("gatehouse hook claude", () => {
   });
 
   it("applies askFallback itself when no Gatehouse is running, and says so", async () => {
-    await writePolicy(t.paths, { allow: [realExecutable("echo")] });
+    await writePolicy(t.paths, { allow: [realProgram("echo")] });
     const denied = await runCli(["hook", "claude"], { env: t.env, input: hookInput("rm -rf build") });
     expect(denied.json()).toEqual({
       hookSpecificOutput: {

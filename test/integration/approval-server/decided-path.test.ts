@@ -12,8 +12,9 @@ import { DEFAULT_LIMITS, nonceCapacityFor } from "../../../src/approval-server/l
 import { viewFolder } from "../../../src/core/policy/io/path-folders.js";
 import { makeTempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { startGatehouse, type RunningGatehouse } from "./fixtures.js";
 import { errorCode, RawConnection, signedFrame } from "./raw-socket.js";
+import { realProgram } from "../../support/programs.js";
 
 let g: RunningGatehouse | null = null;
 afterEach(async () => {
@@ -67,7 +68,7 @@ describe("the decided path reads its files through watches", () => {
       path: g.t.paths.approvals,
       defaultSocketPath: g.t.paths.defaultSocket,
     });
-    await other.addEntry("*", { pattern: realExecutable("rm") });
+    await other.addEntry("*", { pattern: realProgram("rm") });
     await waitFor(
       async () => {
         const result = await client.request("approval.request", ask);
@@ -80,7 +81,7 @@ describe("the decided path reads its files through watches", () => {
 
 describe("audit lines after the reply", () => {
   it("writes one line per decision for a burst of pipelined requests, all of them by the end of a clean shutdown", async () => {
-    g = await startGatehouse({ policy: { allow: [realExecutable("echo")] } });
+    g = await startGatehouse({ policy: { allow: [realProgram("echo")] } });
     const client = await g.client();
     const body = { argv: ["echo", "hi"], cwd: "/tmp" };
     const replies = await Promise.all(

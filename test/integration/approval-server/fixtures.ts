@@ -1,7 +1,6 @@
 // A real Gatehouse for approval-server tests: the approvals file written through the real store, the
 // app built through services.ts and listening on a real socket in a temp home.
 import fs from "node:fs";
-import path from "node:path";
 import type { Presenter } from "../../../src/approval-server/broker.js";
 import { connectToHome, type ApprovalClient } from "../../../src/approval-server/client.js";
 import type { ServerLimits } from "../../../src/approval-server/limits.js";
@@ -10,20 +9,6 @@ import { silentLogger } from "../../../src/core/log.js";
 import type { AppPaths } from "../../../src/core/paths.js";
 import { createServices, type Services } from "../../../src/services.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
-
-/** The real path of an executable on PATH (allowlist patterns match real paths). */
-export function realExecutable(name: string, pathVar = process.env.PATH ?? "/usr/bin:/bin"): string {
-  for (const dir of pathVar.split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return fs.realpathSync(candidate);
-    } catch {
-      // not in this folder
-    }
-  }
-  throw new Error(`${name} is not on PATH`);
-}
 
 export interface PolicySetup {
   /** `ask` preset (allowlist + on-miss + deny) unless given. */

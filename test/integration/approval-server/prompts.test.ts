@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BrokerEvent } from "../../../src/approval-server/broker.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { realProgram } from "../../support/programs.js";
 
 let g: RunningGatehouse | null = null;
 afterEach(async () => {
@@ -65,7 +66,7 @@ describe("prompts over the approval socket", () => {
     g = await startGatehouse();
     g.services.broker.attachUi();
     const client = await g.client();
-    const touch = realExecutable("touch");
+    const touch = realProgram("touch");
     const pending = client.request("approval.request", { argv: ["touch", "x"], cwd: "/tmp" });
     const [prompt] = await waitFor(() =>
       g!.services.broker.list().length ? g!.services.broker.list() : null,
@@ -124,7 +125,7 @@ describe("prompts over the approval socket", () => {
   });
 
   it("answers busy when 32 prompts already wait, and still decides rule-covered requests", async () => {
-    const echo = realExecutable("echo");
+    const echo = realProgram("echo");
     g = await startGatehouse({ policy: { allow: [echo] } });
     g.services.broker.attachUi();
     const client = await g.client();

@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectToHome, type ApprovalClient } from "../../../src/approval-server/client.js";
-import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { startGatehouse, type RunningGatehouse } from "./fixtures.js";
 import { errorCode, RawConnection, signedFrame } from "./raw-socket.js";
+import { realProgram } from "../../support/programs.js";
 
 let g: RunningGatehouse;
 let echo: string;
 const conns: RawConnection[] = [];
 
 beforeEach(async () => {
-  echo = realExecutable("echo");
+  echo = realProgram("echo");
   g = await startGatehouse({
     policy: { allow: [echo], agents: { locked: { security: "deny" } } },
   });

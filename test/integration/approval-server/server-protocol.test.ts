@@ -2,15 +2,16 @@ import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { APP_VERSION } from "../../../src/version.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { startGatehouse, type RunningGatehouse } from "./fixtures.js";
 import { bodyOf, errorCode, RawConnection, replyVerifies, signedFrame, type Frame } from "./raw-socket.js";
+import { realProgram } from "../../support/programs.js";
 
 let g: RunningGatehouse;
 let echo: string;
 const conns: RawConnection[] = [];
 
 beforeEach(async () => {
-  echo = realExecutable("echo");
+  echo = realProgram("echo");
   g = await startGatehouse({ policy: { allow: [echo] } });
 });
 afterEach(async () => {
@@ -101,7 +102,7 @@ describe("approval socket: requests", () => {
   });
 
   it("runs an exec.run without cwd in the managed workspace root, creating it 0700", async () => {
-    await g.services.approvals.addEntry("*", { pattern: realExecutable("pwd") });
+    await g.services.approvals.addEntry("*", { pattern: realProgram("pwd") });
     const result = await (await g.client()).request("exec.run", { argv: ["pwd"] });
     expect(result).toMatchObject({
       status: "ok",

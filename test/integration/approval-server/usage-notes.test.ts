@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ApprovalClient } from "../../../src/approval-server/client.js";
 import type { AllowlistEntry, ApprovalsFile } from "../../../src/core/approvals/index.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable, startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { startGatehouse, type RunningGatehouse } from "./fixtures.js";
+import { realProgram } from "../../support/programs.js";
 
 let g: RunningGatehouse | null = null;
 afterEach(async () => {
@@ -16,7 +17,7 @@ afterEach(async () => {
   g = null;
 });
 
-const echo = realExecutable("echo");
+const echo = realProgram("echo");
 
 function entryOnDisk(): AllowlistEntry | undefined {
   const file = JSON.parse(fs.readFileSync(g!.t.paths.approvals, "utf8")) as ApprovalsFile;

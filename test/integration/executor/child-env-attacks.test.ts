@@ -13,16 +13,12 @@ import { gateAndRun } from "../../../src/executor/gate.js";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { createSecretStore } from "../../../src/secrets/secret-store.js";
 import { keytarKeychain } from "../../../src/secrets/keychain.js";
-import {
-  realExecutable,
-  startGatehouse,
-  writePolicy,
-  type RunningGatehouse,
-} from "../approval-server/fixtures.js";
+import { startGatehouse, writePolicy, type RunningGatehouse } from "../approval-server/fixtures.js";
 import { startHarness, type Harness } from "../device/harness.js";
 import { runCli } from "../../support/cli.js";
 import { gateDeps, gateRequest } from "../../support/executor-inputs.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
+import { realProgram } from "../../support/programs.js";
 
 const DEVICE_TOKEN = "device-token-5f1c0a9e7b";
 const FULL = { security: "full", ask: "off", askFallback: "deny" } as const;
@@ -137,7 +133,7 @@ describe("a request's variables that change what runs need a person", () => {
   });
 
   it("an exported function redefining an allowlisted echo does not run without a person (socket exec.run)", async () => {
-    g = await startGatehouse({ policy: { defaults: ALLOWLIST_ONLY, allow: [realExecutable("echo")] } });
+    g = await startGatehouse({ policy: { defaults: ALLOWLIST_ONLY, allow: [realProgram("echo")] } });
     const marker = path.join(g.t.home, "pwned");
     const client = await g.client();
     // Covered without the variable: the allowlist really covers `echo hi`.
@@ -160,7 +156,7 @@ describe("a request's variables that change what runs need a person", () => {
   });
 
   it("with ask=on-miss the person is asked, and is told which variable", async () => {
-    g = await startGatehouse({ policy: { defaults: ASK_ME, allow: [realExecutable("echo")] } });
+    g = await startGatehouse({ policy: { defaults: ASK_ME, allow: [realProgram("echo")] } });
     const marker = path.join(g.t.home, "pwned");
     const shown: PromptRequest[] = [];
     g.services.broker.attach({
@@ -200,7 +196,7 @@ describe("a request's variables that change what runs need a person", () => {
     await h.waitForState("registered");
     await h.setApprovals({
       defaults: ALLOWLIST_ONLY,
-      agents: { backend: { allowlist: [{ id: "echo", pattern: realExecutable("echo") }] } },
+      agents: { backend: { allowlist: [{ id: "echo", pattern: realProgram("echo") }] } },
     });
     const marker = path.join(h.t.home, "pwned");
     const ack = (await h.backend.executeCommand(
@@ -213,7 +209,7 @@ describe("a request's variables that change what runs need a person", () => {
   });
 
   it("a request's HOME that points git at another .gitconfig needs a person; git allowlisted, nobody to ask", async () => {
-    g = await startGatehouse({ policy: { defaults: ALLOWLIST_ONLY, allow: [realExecutable("git")] } });
+    g = await startGatehouse({ policy: { defaults: ALLOWLIST_ONLY, allow: [realProgram("git")] } });
     const marker = path.join(g.t.home, "pwned");
     const evil = path.join(g.t.home, "evil");
     const repo = path.join(g.t.home, "repo");
@@ -273,7 +269,7 @@ describe("shell strings run under the bash the policy analysed them for", () => 
 
   it("an allowlisted echo of $'…' prints what bash prints, with SHELL=/bin/dash and nobody to ask", async () => {
     t = await makeTempHome("gh-shell-");
-    await writePolicy(t.paths, { defaults: ALLOWLIST_ONLY, allow: [realExecutable("echo")] });
+    await writePolicy(t.paths, { defaults: ALLOWLIST_ONLY, allow: [realProgram("echo")] });
     const result = await cli(t, ["--json", "--shell", "--", "echo $'a\\x41'"], { SHELL: DASH });
     expect(result.json()).toMatchObject({ decision: "allow-once", stdout: "aA\n" });
   });
@@ -315,7 +311,7 @@ describe("shell strings run under the bash the policy analysed them for", () => 
       path: t.paths.approvals,
       defaultSocketPath: t.paths.defaultSocket,
     });
-    await writePolicy(t.paths, { defaults: ALLOWLIST_ONLY, allow: [realExecutable("echo")] });
+    await writePolicy(t.paths, { defaults: ALLOWLIST_ONLY, allow: [realProgram("echo")] });
     const deps = gateDeps(t, { approvals, bash: null });
     const request = gateRequest(t.home, { command: { command: "echo $0" } });
     const refused = await gateAndRun(request, deps);

@@ -15,7 +15,6 @@ import {
   startScriptedOpenAi,
   type ScriptedOpenAi,
 } from "../../support/scripted-openai.js";
-import { realExecutable } from "../approval-server/fixtures.js";
 import {
   dataOf,
   HAVE_CLAUDE,
@@ -25,6 +24,7 @@ import {
   TOKEN,
   type TaskApp,
 } from "./harness.js";
+import { realProgram } from "../../support/programs.js";
 
 const FULL = { security: "full", ask: "off", askFallback: "deny" } as const;
 
@@ -66,7 +66,7 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task's environment", () => {
     });
     await app.setPolicy({
       defaults: { ...FULL, security: "allowlist" },
-      allow: [realExecutable("printenv")],
+      allow: [realProgram("printenv")],
     });
     app.send(taskPayload(701, 7001, { prompt: "Show me the environment." }));
     const events = await app.untilTerminal(7001);

@@ -12,7 +12,6 @@ import {
   type Script,
 } from "../../support/scripted-anthropic.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable } from "../approval-server/fixtures.js";
 import {
   DEVICE_ID,
   HAVE_CLAUDE,
@@ -23,6 +22,7 @@ import {
   type TaskAppOptions,
 } from "./harness.js";
 import { alive, commandLine, HAVE_PROC, taskProcesses } from "./process-tree.js";
+import { realProgram } from "../../support/programs.js";
 
 const ALLOWLIST_ONLY = { security: "allowlist", ask: "off", askFallback: "deny" } as const;
 
@@ -48,7 +48,7 @@ async function start(options: TaskAppOptions = {}, script: Script = sleepFromPro
     ...options,
     env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "scripted-key", ...options.env },
   });
-  await app.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("sleep")] });
+  await app.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("sleep")] });
   return app;
 }
 

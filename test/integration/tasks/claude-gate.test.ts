@@ -22,9 +22,9 @@ import {
   type ScriptedReply,
 } from "../../support/scripted-anthropic.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable } from "../approval-server/fixtures.js";
 import { makeTempHome } from "../../support/temp-home.js";
 import { dataOf, HAVE_CLAUDE, startTaskApp, taskPayload, TOKEN, type TaskApp } from "./harness.js";
+import { realProgram } from "../../support/programs.js";
 
 const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
 const ALLOWLIST_ONLY = { security: "allowlist", ask: "off", askFallback: "deny" } as const;
@@ -86,7 +86,7 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task cannot switch the gate off (cl
     ],
   ])("a task folder whose .claude/settings.json %s still has its commands gated", async (_what, settings) => {
     const a = await startWith(calls(tool("Bash", { command: "touch marker-file" })));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });
     const folder = await managedFolder(a, 1201);
     await fs.mkdir(path.join(folder, ".claude"));
     await fs.writeFile(path.join(folder, ".claude", "settings.json"), JSON.stringify(settings));
@@ -101,7 +101,7 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task cannot switch the gate off (cl
 
   it("the user's own settings.json with disableAllHooks does not switch the gate off either", async () => {
     const a = await startWith(calls(tool("Bash", { command: "touch marker-file" })));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });
     await fs.mkdir(a.t.paths.claudeHome, { recursive: true });
     await fs.writeFile(path.join(a.t.paths.claudeHome, "settings.json"), '{"disableAllHooks": true}');
 
@@ -216,7 +216,7 @@ describe.skipIf(!HAVE_CLAUDE)("Claude Code's file tools go through the gate", ()
 
   it("printenv run by Claude Code shows none of the secrets: device token and socket token", async () => {
     const a = await startWith(calls(tool("Bash", { command: "printenv" })));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("printenv")] });
     a.send(taskPayload(1206, 12006));
     const events = await a.untilTerminal(12006);
     const printed = String(

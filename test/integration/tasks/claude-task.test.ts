@@ -4,7 +4,7 @@
 //
 // `pwd` is a shell builtin, but the hook sees only the command string, and the policy resolves the
 // word `pwd` on PATH to /usr/bin/pwd: the allowlist entry is the real path of the `pwd` executable
-// (what `realExecutable("pwd")` finds), and Claude Code's bash then runs its builtin.
+// (what `realProgram("pwd")` finds), and Claude Code's bash then runs its builtin.
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -15,7 +15,6 @@ import {
   toolThenText,
   type ScriptedAnthropic,
 } from "../../support/scripted-anthropic.js";
-import { realExecutable } from "../approval-server/fixtures.js";
 import {
   completedText,
   dataOf,
@@ -25,6 +24,7 @@ import {
   taskPayload,
   type TaskApp,
 } from "./harness.js";
+import { realProgram } from "../../support/programs.js";
 
 const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
 const ALLOWLIST_ONLY = { security: "allowlist", ask: "off", askFallback: "deny" } as const;
@@ -72,7 +72,7 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task from the backend", () => {
     );
     const project = path.join(a.t.home, "Projects", "app");
     await fs.mkdir(project, { recursive: true });
-    await a.setPolicy({ defaults: ASK_ME, allow: [realExecutable("pwd")] });
+    await a.setPolicy({ defaults: ASK_ME, allow: [realProgram("pwd")] });
 
     a.send(taskPayload(101, 1001, { workdir: "~/Projects/app", prompt: "Where are you?" }));
     const events = await a.untilTerminal(1001);
@@ -134,7 +134,7 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task from the backend", () => {
     const a = await startWith(
       toolThenText({ name: "Bash", input: { command: "touch marker-file" } }, "I could not create it."),
     );
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });
     a.send(taskPayload(102, 1002));
     const events = await a.untilTerminal(1002);
 
@@ -168,7 +168,7 @@ describe.skipIf(!HAVE_CLAUDE)("a Claude Code task from the backend", () => {
     const a = await startWith(
       toolThenText({ name: "Bash", input: { command: "printenv CLAUDE_CONFIG_DIR SKILLS_DIR" } }, "Printed."),
     );
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("printenv")] });
     // A synced global MCP server (stdio) that records the environment it was started with.
     const recorder = path.join(a.t.home, "mcp-recorder.cjs");
     await fs.writeFile(

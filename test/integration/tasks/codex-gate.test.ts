@@ -23,8 +23,8 @@ import {
   type ScriptedResponse,
 } from "../../support/scripted-openai.js";
 import { waitFor } from "../../support/wait-for.js";
-import { realExecutable } from "../approval-server/fixtures.js";
 import { dataOf, HAVE_CODEX, startTaskApp, taskPayload, TOKEN, type TaskApp } from "./harness.js";
+import { realProgram } from "../../support/programs.js";
 
 const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
 const ALLOWLIST_ONLY = { security: "allowlist", ask: "off", askFallback: "deny" } as const;
@@ -101,7 +101,7 @@ function nextPrompt(a: TaskApp, what: string): Promise<PromptRequest> {
 describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.169)", () => {
   it("an allowed command runs in the task's folder, and the audit line says codex and which rule allowed it", async () => {
     const a = await startWith(calls(exec("pwd")));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });
     a.send(codexTask(1101, 11001));
     const events = await a.untilTerminal(11001);
 
@@ -124,7 +124,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
 
   it("a denied command does not run, the model sees why, and the audit line says the policy decided", async () => {
     const a = await startWith(calls(exec("touch marker-file")));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });
     a.send(codexTask(1102, 11002));
     const events = await a.untilTerminal(11002);
 
@@ -145,7 +145,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     const a = await startWith(calls(exec("touch first-marker"), exec("touch second-marker")));
     await a.setPolicy({
       defaults: ALLOWLIST_ONLY,
-      allow: [{ pattern: realExecutable("touch"), usesLeft: 1 }],
+      allow: [{ pattern: realProgram("touch"), usesLeft: 1 }],
     });
     a.send(codexTask(1112, 11012));
     const events = await a.untilTerminal(11012);
@@ -246,7 +246,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
 
   it("a trusted repository's .codex config cannot switch the hook off or run hooks of its own", async () => {
     const a = await startWith(calls(exec("touch marker-file")));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("pwd")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });
     const folder = path.join(await fs.realpath(a.t.paths.defaultWorkspaceRoot), "1105");
     const repoHookRan = path.join(a.t.home, "repo-hook-ran");
     await fs.mkdir(path.join(folder, ".codex"), { recursive: true });
@@ -275,7 +275,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     const a = await startWith(
       calls(exec("touch zsh-marker", { shell: "zsh" }), exec("touch tty-marker", { tty: true })),
     );
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("touch")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("touch")] });
     a.send(codexTask(1106, 11006));
     await a.untilTerminal(11006);
 
@@ -306,7 +306,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     await fs.writeFile(
       wrapper,
       `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(argvFile())}\nexec ${JSON.stringify(
-        realExecutable("codex", a.env.PATH),
+        realProgram("codex", a.env.PATH),
       )} "$@"\n`,
       { mode: 0o700 },
     );
@@ -318,7 +318,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
         environment: { inherit: ["FAKE_KEY"] },
       }),
     );
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("printenv")] });
     a.send(
       codexTask(1108, 11008, {
         auth_token: "task-token-1108",
@@ -345,7 +345,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
 
   it("printenv run by Codex shows none of the secrets: device token and socket token", async () => {
     const a = await startWith(calls(exec("printenv")));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realExecutable("printenv")] });
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("printenv")] });
     a.send(codexTask(1109, 11009));
     const events = await a.untilTerminal(11009);
     const printed = String(

@@ -11,8 +11,8 @@ import {
   type ResponsesScript,
   type ScriptedOpenAi,
 } from "../../support/scripted-openai.js";
-import { realExecutable } from "../approval-server/fixtures.js";
 import { completedText, dataOf, HAVE_CODEX, startTaskApp, taskPayload, type TaskApp } from "./harness.js";
+import { realProgram } from "../../support/programs.js";
 
 let app: TaskApp | undefined;
 let api: ScriptedOpenAi | undefined;
@@ -66,7 +66,7 @@ describe.skipIf(!HAVE_CODEX)("a Codex task from the backend", () => {
     const a = await startWith(callThenText({ name: "exec_command", arguments: { cmd: "pwd" } }, "Ran pwd."));
     await a.setPolicy({
       defaults: { security: "allowlist", ask: "off", askFallback: "deny" },
-      allow: [realExecutable("pwd")],
+      allow: [realProgram("pwd")],
     });
     a.send(codexTask(902, 9002));
     const events = await a.untilTerminal(9002);

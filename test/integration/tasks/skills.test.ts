@@ -9,8 +9,8 @@ import {
   toolThenText,
   type ScriptedAnthropic,
 } from "../../support/scripted-anthropic.js";
-import { realExecutable } from "../approval-server/fixtures.js";
 import { dataOf, HAVE_CLAUDE, startTaskApp, taskPayload, type TaskApp } from "./harness.js";
+import { realProgram } from "../../support/programs.js";
 
 let app: TaskApp | undefined;
 let api: ScriptedAnthropic | undefined;
@@ -36,7 +36,7 @@ describe.skipIf(!HAVE_CLAUDE)("skills in a Claude Code task", () => {
     });
     await app.setPolicy({
       defaults: { security: "allowlist", ask: "off", askFallback: "deny" },
-      allow: [realExecutable("printenv")],
+      allow: [realProgram("printenv")],
     });
     await app.services.secrets!.set("skills/weather-demo/env/DEMO_REGION", "eu-west");
     const skill = path.join(app.t.paths.codexHome, "skills", "weather-demo");

@@ -11,9 +11,10 @@ import { listenPrivately } from "../../../src/approval-server/server.js";
 import { silentLogger } from "../../../src/core/log.js";
 import { createServices, type Services } from "../../../src/services.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
-import { realExecutable, writePolicy } from "../approval-server/fixtures.js";
+import { writePolicy } from "../approval-server/fixtures.js";
 import { bodyOf, errorCode, RawConnection, signedFrame, type Frame } from "../approval-server/raw-socket.js";
 import { startServe, type ServeProcess } from "../approval-server/serve-process.js";
+import { realProgram } from "../../support/programs.js";
 
 let t: TempHome;
 let marker: string;
@@ -25,7 +26,7 @@ beforeEach(async () => {
   marker = path.join(t.home, "marker");
   await writePolicy(t.paths, {
     defaults: { security: "allowlist", ask: "off", askFallback: "deny" },
-    allow: [realExecutable("touch")],
+    allow: [realProgram("touch")],
   });
 });
 afterEach(async () => {
