@@ -1,7 +1,7 @@
 // Matching segments against an agent's allowlist (exec-policy.md "Matching allowlist entries").
-// Entries are compiled once per approvals-file object (globs and regexes built, exact paths and bare
-// names indexed), so matching a segment against thousands of entries is a few map lookups plus the
-// globs that really are globs.
+// Entries are compiled once per approvals-file object (exact paths and bare names indexed, globs and
+// regexes built, or reused from the same entry in the file's previous reading), so matching a segment
+// against thousands of entries is a few map lookups plus the globs that really are globs.
 import path from "node:path";
 import picomatch from "picomatch";
 import { effectiveAllowlist, entryLiveness, patternKind, type ApprovalsFile } from "../approvals/index.js";
@@ -20,6 +20,8 @@ export interface CompiledEntry {
   broken?: string;
   argRe?: RegExp;
   cwdRe?: RegExp;
+  /** An exact pattern's path as paths are compared (normalizeMatchPath). */
+  exactKey?: string;
 }
 
 export interface CompiledAllowlist {
@@ -69,6 +71,70 @@ function globRegExp(pattern: string, platform: NodeJS.Platform): RegExp {
   return picomatch.makeRe(pattern, { dot: true, nocase: caseInsensitive(platform), windows: false });
 }
 
+/** What an entry compiles to, apart from who owns it and where it stands in the list. */
+type EntryParts = Omit<CompiledEntry, "agentId" | "entry" | "order">;
+
+/**
+ * Compiled parts by what they are compiled from. The approvals file is read again after every write
+ * (usage notes every 2 s of agent activity), and compiling globs and regexes anew for thousands of
+ * entries costs ~0.05 ms each; an unchanged entry reuses its parts (the RegExps carry no flags, so
+ * sharing them shares no state).
+ */
+const partsBySource = new Map<string, EntryParts>();
+const MAX_CACHED_PARTS = 8_192;
+
+function compiledParts(entry: AllowlistEntry, env: MatchEnv): EntryParts {
+  // JSON keeps an absent argPattern or cwd apart from an empty one
+  const source = JSON.stringify([
+    entry.id,
+    entry.pattern,
+    entry.argPattern ?? null,
+    entry.cwd ?? null,
+    env.home,
+    env.platform,
+  ]);
+  let parts = partsBySource.get(source);
+  if (!parts) {
+    parts = compileParts(entry, env);
+    if (partsBySource.size >= MAX_CACHED_PARTS) partsBySource.delete(partsBySource.keys().next().value!);
+    partsBySource.set(source, parts);
+  }
+  return parts;
+}
+
+function compileParts(entry: AllowlistEntry, env: MatchEnv): EntryParts {
+  const c: EntryParts = { kind: "any" };
+  try {
+    if (entry.argPattern !== undefined) c.argRe = new RegExp(entry.argPattern);
+  } catch (error) {
+    c.broken = `entry ${entry.id} has an invalid argPattern (${(error as Error).message})`;
+  }
+  try {
+    if (entry.cwd !== undefined) c.cwdRe = globRegExp(normalizePattern(entry.cwd, env), env.platform);
+  } catch (error) {
+    c.broken = `entry ${entry.id} has an invalid cwd glob (${(error as Error).message})`;
+  }
+  const kind = patternKind(entry.pattern);
+  if (kind === "bare") c.kind = "bare";
+  else if (kind !== "any") {
+    const normalized = normalizePattern(entry.pattern, env);
+    if (picomatch.scan(normalized).isGlob) {
+      c.kind = "glob";
+      const base = picomatch.scan(normalized).base;
+      if (base) c.globBase = normalizeMatchPath(base, env.platform);
+      try {
+        c.glob = globRegExp(normalized, env.platform);
+      } catch (error) {
+        c.broken = `entry ${entry.id} has an invalid pattern (${(error as Error).message})`;
+      }
+    } else {
+      c.kind = "exact";
+      c.exactKey = normalizeMatchPath(normalized, env.platform);
+    }
+  }
+  return c;
+}
+
 export function compileAllowlist(file: ApprovalsFile, agentId: string, env: MatchEnv): CompiledAllowlist {
   let perFile = compiledByFile.get(file);
   if (!perFile) {
@@ -87,41 +153,13 @@ export function compileAllowlist(file: ApprovalsFile, agentId: string, env: Matc
     globsByRoot: new Map(),
   };
   effectiveAllowlist(file, agentId).forEach(({ agentId: owner, entry }, order) => {
-    const c: CompiledEntry = { agentId: owner, entry, order, kind: "any" };
-    try {
-      if (entry.argPattern !== undefined) c.argRe = new RegExp(entry.argPattern);
-    } catch (error) {
-      c.broken = `entry ${entry.id} has an invalid argPattern (${(error as Error).message})`;
-    }
-    try {
-      if (entry.cwd !== undefined) c.cwdRe = globRegExp(normalizePattern(entry.cwd, env), env.platform);
-    } catch (error) {
-      c.broken = `entry ${entry.id} has an invalid cwd glob (${(error as Error).message})`;
-    }
-    const kind = patternKind(entry.pattern);
-    if (kind === "any") {
-      compiled.any.push(c);
-    } else if (kind === "bare") {
-      c.kind = "bare";
-      pushTo(compiled.bare, bareKey(entry.pattern, env.platform), c);
-    } else {
-      const normalized = normalizePattern(entry.pattern, env);
-      if (picomatch.scan(normalized).isGlob) {
-        c.kind = "glob";
-        const base = picomatch.scan(normalized).base;
-        if (base) c.globBase = normalizeMatchPath(base, env.platform);
-        try {
-          c.glob = globRegExp(normalized, env.platform);
-        } catch (error) {
-          c.broken = `entry ${entry.id} has an invalid pattern (${(error as Error).message})`;
-        }
-        compiled.globs.push(c);
-        pushTo(compiled.globsByRoot, rootOf(c.globBase ?? ""), c);
-      } else {
-        c.kind = "exact";
-        pushTo(compiled.exact, normalizeMatchPath(normalized, env.platform), c);
-      }
-    }
+    const c: CompiledEntry = { agentId: owner, entry, order, ...compiledParts(entry, env) };
+    if (c.kind === "any") compiled.any.push(c);
+    else if (c.kind === "bare") pushTo(compiled.bare, bareKey(entry.pattern, env.platform), c);
+    else if (c.kind === "glob") {
+      compiled.globs.push(c);
+      pushTo(compiled.globsByRoot, rootOf(c.globBase ?? ""), c);
+    } else pushTo(compiled.exact, c.exactKey!, c);
     compiled.entries.push(c);
   });
   perFile.set(key, compiled);

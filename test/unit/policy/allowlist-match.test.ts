@@ -246,3 +246,54 @@ describe("whose allowlist", () => {
     expect(e.segments[0]?.missReason).toMatch(/entry bad has an invalid argPattern/);
   });
 });
+
+describe("the approvals file read again", () => {
+  const segment = (argv: string[]): Segment => ({
+    argv,
+    executable: argv[0]!,
+    resolvedPath: "/usr/bin/git",
+    foundVia: "path",
+    foundPath: "/usr/bin/git",
+    context: "top",
+    matchedEntryId: null,
+  });
+  const at = { cwd: "/work/repo", now: 0, platform: "linux" } as const;
+  const env = { home: "/home/u", platform: "linux" } as const;
+  const matchedId = (file: ApprovalsFile, argv: string[]) =>
+    matchSegment(compileAllowlist(file, "local", env), segment(argv), at).matched?.entry.id ?? null;
+
+  it("an entry edited in place (same id, new argPattern or cwd) matches by what it now says", () => {
+    const before = fileWith([entry("/usr/bin/git", { id: "same", argPattern: "^status$" })]);
+    expect(matchedId(before, ["git", "status"])).toBe("same");
+    expect(matchedId(before, ["git", "push"])).toBeNull();
+    const after = fileWith([entry("/usr/bin/git", { id: "same", argPattern: "^push$" })]);
+    expect(matchedId(after, ["git", "status"])).toBeNull();
+    expect(matchedId(after, ["git", "push"])).toBe("same");
+    const elsewhere = fileWith([
+      entry("/usr/bin/git", { id: "same", argPattern: "^push$", cwd: "/other/**" }),
+    ]);
+    expect(matchedId(elsewhere, ["git", "push"])).toBeNull();
+  });
+
+  it("an empty argPattern is not taken for an entry without one", () => {
+    const none = compileAllowlist(fileWith([entry("/usr/bin/git", { id: "k" })]), "local", env);
+    const empty = compileAllowlist(
+      fileWith([entry("/usr/bin/git", { id: "k", argPattern: "" })]),
+      "local",
+      env,
+    );
+    expect(none.entries[0]!.argRe).toBeUndefined();
+    expect(empty.entries[0]!.argRe).toBeInstanceOf(RegExp);
+  });
+
+  it("an unchanged entry in a new file object keeps its owner and place in the list", () => {
+    const glob = entry("/opt/**/bin/tool", { id: "g" });
+    const first = compileAllowlist(fileWith([glob]), "local", env);
+    const again = compileAllowlist(fileWith([entry("/usr/bin/git", { id: "x" }), { ...glob }]), "local", env);
+    expect(again.entries.map((c) => [c.entry.id, c.order, c.kind])).toEqual([
+      ["x", 0, "exact"],
+      ["g", 1, "glob"],
+    ]);
+    expect(again.globs[0]!.glob).toBe(first.globs[0]!.glob); // compiled once
+  });
+});
