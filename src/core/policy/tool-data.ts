@@ -11,7 +11,17 @@ import {
   type OptionSpec,
   type OptionTable,
 } from "./option-scan.js";
+import {
+  acts,
+  actsOnValue as runs,
+  flag as f,
+  flagsOf,
+  longFlags,
+  valued as v,
+  writesValue as writes,
+} from "./option-specs.js";
 import { readSedScript } from "./sed-script.js";
+import { WRITER_READERS } from "./tool-writers.js";
 import {
   addEffects,
   addProblems,
@@ -19,34 +29,15 @@ import {
   FILLED_IN_LATER,
   readsAStream,
   readsStdin,
+  readByTable,
   type ToolReading,
 } from "./tool-readings.js";
-
-const f: OptionSpec = {};
-const v: OptionSpec = { value: true };
-const runs = (detail: string): OptionSpec => ({ value: true, effect: { kind: "tool-option", detail } });
-const writes = (detail: string): OptionSpec => ({
-  value: true,
-  writesValue: true,
-  effect: { kind: "tool-option", detail },
-});
-const acts = (detail: string): OptionSpec => ({ effect: { kind: "tool-option", detail } });
-const flagsOf = (letters: string): Record<string, OptionSpec> =>
-  Object.fromEntries([...letters].map((l) => [l, f]));
-const longFlags = (names: string[]): Record<string, OptionSpec> =>
-  Object.fromEntries(names.map((n) => [n, f]));
 
 type Reader = (name: string, args: readonly Arg[], stdin?: string | null) => ToolReading;
 
 /** A tool read by its option table alone (its operands are data). */
 function byTable(table: OptionTable): Reader {
-  return (name, args) => {
-    const reading = emptyReading();
-    const scan = scanOptions(name, args, 1, table);
-    addProblems(reading, scan.problems);
-    addEffects(reading, scan.effects);
-    return reading;
-  };
+  return (name, args) => readByTable(name, args, table).reading;
 }
 
 /** A tool whose sub-command (first operand) decides; `rules` says which sub-commands need a person. */
@@ -55,10 +46,7 @@ function bySubcommand(
   rules: Record<string, Effect | ((args: readonly Arg[], at: number) => Effect | null)>,
 ): Reader {
   return (name, args) => {
-    const reading = emptyReading();
-    const scan = scanOptions(name, args, 1, table);
-    addProblems(reading, scan.problems);
-    addEffects(reading, scan.effects);
+    const { reading, scan } = readByTable(name, args, table);
     const sub = scan.operands[0];
     if (!sub) return reading;
     if (!sub.arg.literal) {
@@ -774,6 +762,7 @@ const PIP_TABLE: OptionTable = {
 };
 
 const READERS: Record<string, Reader> = {
+  ...WRITER_READERS,
   sed: readSed,
   gsed: readSed,
   find: readFind,

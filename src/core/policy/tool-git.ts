@@ -3,10 +3,9 @@
 // or writes files. What a repository's own configuration makes git do (hooks, core.fsmonitor, a pager) is
 // the project's code, like `npm test` running package.json scripts (docs/decisions.md).
 import { scanOptions, type Arg, type Effect, type OptionSpec, type OptionTable } from "./option-scan.js";
+import { flag as f, valued as v } from "./option-specs.js";
 import { addEffects, addProblems, emptyReading, type ToolReading } from "./tool-readings.js";
 
-const f: OptionSpec = {};
-const v: OptionSpec = { value: true };
 const config = (detail: string): OptionSpec => ({ value: true, effect: { kind: "inline-code", detail } });
 
 const GLOBAL: OptionTable = {

@@ -3,6 +3,7 @@
 // only by an entry with an argPattern; a program read from standard input or a stream cannot be seen in
 // advance; options that load more code (`node --import`, `perl -M…`, `python -m timeit`) are flags.
 import { scanOptions, type Arg, type OptionSpec, type OptionTable } from "./option-scan.js";
+import { actsOnValue, flag as f, writesValue } from "./option-specs.js";
 import {
   addEffects,
   addProblems,
@@ -25,14 +26,9 @@ interface InterpreterSpec {
   info: string[];
 }
 
-const f: OptionSpec = {};
 const code = (detail: string): OptionSpec => ({ value: true, effect: { kind: "inline-code", detail } });
-const loads = (detail: string): OptionSpec => ({ value: true, effect: { kind: "tool-option", detail } });
-const writes = (detail: string): OptionSpec => ({
-  value: true,
-  writesValue: true,
-  effect: { kind: "tool-option", detail },
-});
+const loads = actsOnValue;
+const writes = writesValue;
 const flags = (letters: string): Record<string, OptionSpec> =>
   Object.fromEntries([...letters].map((l) => [l, f]));
 

@@ -1,6 +1,6 @@
 // What reading one command line tells the analyser (tool-table.ts): flags, the commands it starts, the
 // shell scripts it runs, the variables it sets. Shared vocabulary of the table and the walker.
-import type { Arg, Effect } from "./option-scan.js";
+import { scanOptions, type Arg, type Effect, type OptionTable, type Scan } from "./option-scan.js";
 import type { FlagKind } from "./types.js";
 
 /** Which shell reads a script: bash (what Gatehouse runs), POSIX sh (dash, ash…) or zsh. */
@@ -55,6 +55,19 @@ export function addProblems(reading: ToolReading, problems: readonly string[]): 
 }
 
 /** A word standing for what xargs, find -exec or fd -x fill in when they run: any words at all. */
+/** A command line read by an option table: what needs a person (its problems and effects), and the scan. */
+export function readByTable(
+  name: string,
+  args: readonly Arg[],
+  table: OptionTable,
+): { reading: ToolReading; scan: Scan } {
+  const reading = emptyReading();
+  const scan = scanOptions(name, args, 1, table);
+  addProblems(reading, scan.problems);
+  addEffects(reading, scan.effects);
+  return { reading, scan };
+}
+
 export const FILLED_IN_LATER: Arg = { value: "…", literal: false, splits: true, mayBeOption: true };
 
 /** `set -o` names that change nothing about what runs or how the script is read. */

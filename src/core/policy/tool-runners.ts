@@ -4,13 +4,12 @@
 // are read from a table, and an option the table does not list needs a person: it might take a value,
 // and then the program would be the word after it.
 import { scanOptions, type Arg, type OptionSpec, type OptionTable } from "./option-scan.js";
+import { flag as f, longFlags, valued as v, valuesOf } from "./option-specs.js";
 import { addEffects, addProblems, emptyReading, type ToolReading } from "./tool-readings.js";
 import { judgeVariable } from "./variables.js";
 
-const f: OptionSpec = {};
-const v: OptionSpec = { value: true };
-const flags = (names: string[]): Record<string, OptionSpec> => Object.fromEntries(names.map((n) => [n, f]));
-const values = (names: string[]): Record<string, OptionSpec> => Object.fromEntries(names.map((n) => [n, v]));
+const flags = longFlags;
+const values = valuesOf;
 const loads = (detail: string): OptionSpec => ({ value: true, effect: { kind: "tool-option", detail } });
 
 interface Runner {

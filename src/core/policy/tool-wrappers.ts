@@ -3,10 +3,10 @@
 // a word that cannot be read for sure means the command it starts is not known (a flag).
 import { scanOptions, type Arg, type OptionTable } from "./option-scan.js";
 import {
-  addEffects,
   addProblems,
   emptyReading,
   FILLED_IN_LATER,
+  readByTable,
   type InnerCommand,
   type ToolReading,
 } from "./tool-readings.js";
@@ -256,11 +256,7 @@ export function readWrapper(name: string, args: readonly Arg[], viaShell: boolea
 }
 
 function readSimpleWrapper(name: string, args: readonly Arg[]): ToolReading {
-  const reading = emptyReading();
-  const table = TABLES[name] ?? NO_OPTIONS;
-  const scan = scanOptions(name, args, 1, table);
-  addProblems(reading, scan.problems);
-  addEffects(reading, scan.effects);
+  const { reading, scan } = readByTable(name, args, TABLES[name] ?? NO_OPTIONS);
   let start = scan.end;
   const has = (...names: string[]) => scan.options.some((o) => names.includes(o.name));
   if (name === "timeout") start++; // the duration

@@ -51,6 +51,13 @@ export const TOOL_NAMES = [
   "sort",
   "sed",
   "tar",
+  "date",
+  "hostname",
+  "shuf",
+  "sdiff",
+  "xxd",
+  "yq",
+  "less",
   "tool",
 ] as const;
 

@@ -30,6 +30,18 @@ describe("harmless commands keep running without a person", () => {
     "set -euo pipefail; git status",
     'for f in *.txt; do echo "$f"; done',
     "command -v git",
+    // tools that also write or change the machine by an option, used only to read
+    "shuf -n 1 words.txt",
+    "xxd -l 64 in.bin",
+    "xxd -p -c 32 in.bin",
+    "yq '.a' config.yaml",
+    "less in.txt",
+    "date +%s",
+    "date -u -d @0 +%F",
+    "date -Iseconds",
+    "hostname",
+    "hostname -f",
+    "sdiff -s a b",
   ])("%j", async (command) => {
     const e = await explainAll(command);
     expect(
@@ -124,6 +136,32 @@ describe("tools that run programs or write files by their options", () => {
     const e = await explainWith(fx, approvals)("git diff --output=d.txt");
     expect(e.outcome).toBe("run");
     expect(e.flagDetails[0]).toMatchObject({ kind: "tool-option", coveredBy: "git-diff-out" });
+  });
+});
+
+describe("tools allowed as readers that write a file or change the machine by an option", () => {
+  it.each([
+    ["shuf -o out.txt in.txt", "shuf -o writes to out.txt"],
+    ["shuf --output=out.txt in.txt", "shuf -o writes to out.txt"],
+    ["sdiff -o merged a b", "sdiff -o writes to merged"],
+    ["sdiff --diff-program=./x a b", "sdiff --diff-program runs ./x"],
+    ["xxd in.bin out.hex", "xxd writes to out.hex"],
+    ["xxd -r -p in.hex out.bin", "xxd writes to out.bin"],
+    ["yq -i '.a = 1' config.yaml", "yq -i writes files"],
+    ["yq --inplace '.a = 1' config.yaml", "yq --inplace writes files"],
+    ["less -o copy.txt in.txt", "less -o writes to copy.txt"],
+    ["less '+!id' in.txt", "runs less commands at start-up"],
+    ["less -k keys in.txt", "less reads key bindings from keys"],
+    ["date -s '2030-01-01'", "date -s sets the clock to 2030-01-01"],
+    ["date --set=tomorrow", "date -s sets the clock to tomorrow"],
+    ["date 010100002030", "date 010100002030 sets the clock"],
+    ["hostname other-host", "hostname other-host sets the host name"],
+    ["hostname -F /tmp/name", "hostname -F sets the host name from /tmp/name"],
+    ["date --frobnicate", "date option --frobnicate is not one Gatehouse knows"],
+  ])("%s needs a person", async (command, words) => {
+    const e = await explainAll(command);
+    expect(e.outcome).toBe("prompt");
+    expect(e.flagDetails.map((f) => f.detail).join("\n")).toContain(words);
   });
 });
 
