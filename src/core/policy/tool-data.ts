@@ -21,6 +21,7 @@ import {
   writesValue as writes,
 } from "./option-specs.js";
 import { readSedScript } from "./sed-script.js";
+import { LAUNCHER_READERS } from "./tool-launchers.js";
 import { WRITER_READERS } from "./tool-writers.js";
 import {
   addEffects,
@@ -763,6 +764,7 @@ const PIP_TABLE: OptionTable = {
 
 const READERS: Record<string, Reader> = {
   ...WRITER_READERS,
+  ...LAUNCHER_READERS,
   sed: readSed,
   gsed: readSed,
   find: readFind,

@@ -1,13 +1,20 @@
 // Tools people allow as readers that can also write a file or change the machine by an option or an
 // operand: shuf -o, sdiff -o, xxd's second file, yq -i, less -o, date -s (or a date operand), hostname
-// NAME. Found by running attacks with the tool on the allowlist (docs/decisions.md "Exec policy", the tool
+// NAME, openssl -out or -engine. Found by running attacks with the tool on the allowlist (docs/decisions.md "Exec policy", the tool
 // table). As elsewhere in the table, writing a file by an option, changing a setting or running a program
 // is a tool option an entry with an exact argPattern can cover; a file operand written is a redirect. An
 // option a table does not list needs a person, except for less, whose many display options are inert
 // around the few that act.
 import { HARMLESS_WRITE_TARGETS, type Arg, type OptionTable } from "./option-scan.js";
 import { actsOnValue, longFlags, valued as v, valuesOf, writesValue as writes } from "./option-specs.js";
-import { addEffects, addProblems, emptyReading, readByTable, type ToolReading } from "./tool-readings.js";
+import {
+  addEffects,
+  addProblems,
+  emptyReading,
+  FILLED_IN_LATER,
+  readByTable,
+  type ToolReading,
+} from "./tool-readings.js";
 
 /** Flags and valued options from space-separated names (`-x` letters and `--long` names alike). */
 const flags = (names: string) => longFlags(names.split(" "));
@@ -176,6 +183,54 @@ function readHostname(name: string, args: readonly Arg[]): ToolReading {
   return reading;
 }
 
+/**
+ * openssl: hundreds of options across its sub-commands, nearly all inert; these write a file, or load
+ * code or a config that can (engines, providers). Options are single-dash words (`-out f`, `-out=f` no).
+ */
+const OPENSSL_WRITES = new Set([
+  "-out",
+  "-keyout",
+  "-writerand",
+  "-CAserial",
+  "-sess_out",
+  "-keylogfile",
+  "-msgfile",
+]);
+const OPENSSL_LOADS = new Set([
+  "-engine",
+  "-provider",
+  "-provider-path",
+  "-config",
+  "-keyform-engine",
+  "-ssl_config",
+]);
+
+function readOpenssl(name: string, args: readonly Arg[]): ToolReading {
+  const reading = emptyReading();
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i] as Arg;
+    if (!arg.literal) {
+      if (arg.mayBeOption || arg.splits)
+        addProblems(reading, [`${arg.value} is known only when it runs, where openssl reads options`]);
+      continue;
+    }
+    const option = arg.value.replace(/^--/, "-");
+    const value = args[i + 1];
+    if (OPENSSL_WRITES.has(option)) {
+      if (!(value?.literal && HARMLESS_WRITE_TARGETS.has(value.value)))
+        addEffects(reading, [
+          { kind: "tool-option", detail: `${name} ${option} writes to ${(value ?? FILLED_IN_LATER).value}` },
+        ]);
+    } else if (OPENSSL_LOADS.has(option))
+      addEffects(reading, [
+        { kind: "tool-option", detail: `${name} ${option} loads ${value?.value ?? "…"}, which can run code` },
+      ]);
+    else if (option === "-CAcreateserial")
+      addEffects(reading, [{ kind: "tool-option", detail: `${name} -CAcreateserial writes a serial file` }]);
+  }
+  return reading;
+}
+
 export const WRITER_READERS: Record<string, (name: string, args: readonly Arg[]) => ToolReading> = {
   shuf: (name, args) => read(name, args, SHUF).reading,
   sdiff: (name, args) => read(name, args, SDIFF).reading,
@@ -185,4 +240,5 @@ export const WRITER_READERS: Record<string, (name: string, args: readonly Arg[])
   date: readDate,
   gdate: readDate,
   hostname: readHostname,
+  openssl: readOpenssl,
 };

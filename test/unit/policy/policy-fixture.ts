@@ -58,6 +58,10 @@ export const TOOL_NAMES = [
   "xxd",
   "yq",
   "less",
+  "unshare",
+  "tmux",
+  "arch",
+  "openssl",
   "tool",
 ] as const;
 

@@ -42,6 +42,9 @@ describe("harmless commands keep running without a person", () => {
     "hostname",
     "hostname -f",
     "sdiff -s a b",
+    "arch",
+    "openssl x509 -in cert.pem -noout -text",
+    "openssl dgst -sha256 -out /dev/null file",
   ])("%j", async (command) => {
     const e = await explainAll(command);
     expect(
@@ -139,7 +142,7 @@ describe("tools that run programs or write files by their options", () => {
   });
 });
 
-describe("tools allowed as readers that write a file or change the machine by an option", () => {
+describe("tools allowed as readers that write or change the machine, and launchers of other programs", () => {
   it.each([
     ["shuf -o out.txt in.txt", "shuf -o writes to out.txt"],
     ["shuf --output=out.txt in.txt", "shuf -o writes to out.txt"],
@@ -158,6 +161,12 @@ describe("tools allowed as readers that write a file or change the machine by an
     ["hostname other-host", "hostname other-host sets the host name"],
     ["hostname -F /tmp/name", "hostname -F sets the host name from /tmp/name"],
     ["date --frobnicate", "date option --frobnicate is not one Gatehouse knows"],
+    ["unshare -r rm -rf x", "unshare can start the program in its arguments (-r rm -rf x)"],
+    ["tmux new -d 'make'", "tmux can start the program in its arguments (new -d make)"],
+    ["tmux", "tmux can start a shell"],
+    ["openssl enc -in a -out b", "openssl -out writes to b"],
+    ["openssl x509 -engine ./evil.so -in c.pem", "openssl -engine loads ./evil.so, which can run code"],
+    ["openssl req -config ./x.cnf", "openssl -config loads ./x.cnf"],
   ])("%s needs a person", async (command, words) => {
     const e = await explainAll(command);
     expect(e.outcome).toBe("prompt");
