@@ -1,10 +1,11 @@
 // Tools people allow as readers that can also write a file or change the machine by an option or an
 // operand: shuf -o, sdiff -o, xxd's second file, yq -i, less -o, date -s (or a date operand), hostname
-// NAME, openssl -out or -engine. Found by running attacks with the tool on the allowlist (docs/decisions.md "Exec policy", the tool
-// table). As elsewhere in the table, writing a file by an option, changing a setting or running a program
-// is a tool option an entry with an exact argPattern can cover; a file operand written is a redirect. An
-// option a table does not list needs a person, except for less, whose many display options are inert
-// around the few that act.
+// NAME, openssl -out or -engine. Found by running attacks with the tool on the allowlist
+// (docs/decisions.md "Exec policy and the approvals file", the tool table). As elsewhere in the table,
+// writing a file by an option, changing a setting or running a program is a tool option an entry with an
+// exact argPattern can cover; a file operand written is a redirect. An option a table does not list
+// needs a person, except for less and openssl, whose many other options are inert around the few that
+// act, and yq, whose two implementations share no option set.
 import { HARMLESS_WRITE_TARGETS, type Arg, type OptionTable } from "./option-scan.js";
 import { actsOnValue, longFlags, valued as v, valuesOf, writesValue as writes } from "./option-specs.js";
 import {
