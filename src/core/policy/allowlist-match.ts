@@ -118,9 +118,10 @@ function compileParts(entry: AllowlistEntry, env: MatchEnv): EntryParts {
   if (kind === "bare") c.kind = "bare";
   else if (kind !== "any") {
     const normalized = normalizePattern(entry.pattern, env);
-    if (picomatch.scan(normalized).isGlob) {
+    const scanned = picomatch.scan(normalized);
+    if (scanned.isGlob) {
       c.kind = "glob";
-      const base = picomatch.scan(normalized).base;
+      const base = scanned.base;
       if (base) c.globBase = normalizeMatchPath(base, env.platform);
       try {
         c.glob = globRegExp(normalized, env.platform);

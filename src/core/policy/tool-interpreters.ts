@@ -3,7 +3,7 @@
 // only by an entry with an argPattern; a program read from standard input or a stream cannot be seen in
 // advance; options that load more code (`node --import`, `perl -M…`, `python -m timeit`) are flags.
 import { scanOptions, type Arg, type OptionSpec, type OptionTable } from "./option-scan.js";
-import { actsOnValue, flag as f, writesValue } from "./option-specs.js";
+import { actsOnValue as loads, flag as f, writesValue as writes } from "./option-specs.js";
 import {
   addEffects,
   addProblems,
@@ -27,8 +27,6 @@ interface InterpreterSpec {
 }
 
 const code = (detail: string): OptionSpec => ({ value: true, effect: { kind: "inline-code", detail } });
-const loads = actsOnValue;
-const writes = writesValue;
 const flags = (letters: string): Record<string, OptionSpec> =>
   Object.fromEntries([...letters].map((l) => [l, f]));
 

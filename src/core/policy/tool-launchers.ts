@@ -3,8 +3,8 @@
 // `unshare touch x`, `perf stat make`, `xvfb-run npm test`, `tmux new 'cmd'`, `su -c 'cmd'`… Found by
 // running attacks with the launcher alone on the allowlist: the program it started ran, covered by
 // nobody. What they start is not read here (their option syntaxes and shell strings vary), so a
-// launcher with arguments is a tool option: a person decides, or an entry whose argPattern matches the
-// exact arguments covers it. `sudo` and `doas` stay commands of their own (exec-policy.md).
+// launcher call is a tool option (with no arguments most start a shell): a person decides, or an entry
+// whose argPattern matches the exact arguments covers it. `sudo` and `doas` stay commands of their own (exec-policy.md).
 import type { Arg } from "./option-scan.js";
 import { addEffects, emptyReading, type ToolReading } from "./tool-readings.js";
 

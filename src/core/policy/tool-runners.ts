@@ -4,13 +4,15 @@
 // are read from a table, and an option the table does not list needs a person: it might take a value,
 // and then the program would be the word after it.
 import { scanOptions, type Arg, type OptionTable } from "./option-scan.js";
-import { actsOnValue, flag as f, longFlags, valued as v, valuesOf } from "./option-specs.js";
+import {
+  actsOnValue as loads,
+  flag as f,
+  longFlags as flags,
+  valued as v,
+  valuesOf as values,
+} from "./option-specs.js";
 import { addEffects, addProblems, emptyReading, type ToolReading } from "./tool-readings.js";
 import { judgeVariable } from "./variables.js";
-
-const flags = longFlags;
-const values = valuesOf;
-const loads = actsOnValue;
 
 interface Runner {
   /** Options of the tool itself, before the sub-command. */

@@ -32,6 +32,12 @@ function writesTo(reading: ToolReading, tool: string, arg: Arg | undefined): voi
     reading.flags.push({ kind: "redirect", detail: `${tool} writes to ${arg.value}` });
 }
 
+/** A word known only at run time where a tool reads options could be any option (as option-scan.ts says). */
+function unknownWord(reading: ToolReading, tool: string, arg: Arg): void {
+  if (arg.mayBeOption || arg.splits)
+    addProblems(reading, [`${arg.value} is known only when it runs, where ${tool} reads options`]);
+}
+
 const SHUF: OptionTable = {
   short: { ...flags("e r z"), i: v, n: v, o: writes("shuf -o writes to {}") },
   long: {
@@ -90,8 +96,7 @@ function readYq(name: string, args: readonly Arg[]): ToolReading {
   for (const arg of args.slice(1)) {
     if (arg.value === "--") break;
     if (!arg.literal) {
-      if (arg.mayBeOption || arg.splits)
-        addProblems(reading, [`${arg.value} is known only when it runs, where yq reads options`]);
+      unknownWord(reading, name, arg);
       continue;
     }
     const w = arg.value;
@@ -211,8 +216,7 @@ function readOpenssl(name: string, args: readonly Arg[]): ToolReading {
   for (let i = 1; i < args.length; i++) {
     const arg = args[i] as Arg;
     if (!arg.literal) {
-      if (arg.mayBeOption || arg.splits)
-        addProblems(reading, [`${arg.value} is known only when it runs, where openssl reads options`]);
+      unknownWord(reading, name, arg);
       continue;
     }
     const option = arg.value.replace(/^--/, "-");

@@ -108,6 +108,30 @@ describe("every flag names the word and why", () => {
     ["tar -cf - --checkpoint-action=exec=id .", "--checkpoint-action"],
     ["git frobnicate", "not one of git's own commands"],
     ["echo x | xargs env", "known only when it runs"],
+    // tools people allow for reading that write or change the machine, and launchers of other programs
+    ["shuf -o out.txt in.txt", "shuf -o writes to out.txt"],
+    ["shuf --output=out.txt in.txt", "shuf -o writes to out.txt"],
+    ["sdiff -o merged a b", "sdiff -o writes to merged"],
+    ["sdiff --diff-program=./x a b", "sdiff --diff-program runs ./x"],
+    ["xxd in.bin out.hex", "xxd writes to out.hex"],
+    ["xxd -r -p in.hex out.bin", "xxd writes to out.bin"],
+    ["yq -i '.a = 1' config.yaml", "yq -i writes files"],
+    ["yq --inplace '.a = 1' config.yaml", "yq --inplace writes files"],
+    ["less -o copy.txt in.txt", "less -o writes to copy.txt"],
+    ["less '+!id' in.txt", "runs less commands at start-up"],
+    ["less -k keys in.txt", "less reads key bindings from keys"],
+    ["date -s '2030-01-01'", "date -s sets the clock to 2030-01-01"],
+    ["date --set=tomorrow", "date -s sets the clock to tomorrow"],
+    ["date 010100002030", "date 010100002030 sets the clock"],
+    ["hostname other-host", "hostname other-host sets the host name"],
+    ["hostname -F /tmp/name", "hostname -F sets the host name from /tmp/name"],
+    ["date --frobnicate", "date option --frobnicate is not one Gatehouse knows"],
+    ["unshare -r rm -rf x", "unshare can start the program in its arguments (-r rm -rf x)"],
+    ["tmux new -d 'make'", "tmux can start the program in its arguments (new -d make)"],
+    ["tmux", "tmux can start a shell"],
+    ["openssl enc -in a -out b", "openssl -out writes to b"],
+    ["openssl x509 -engine ./evil.so -in c.pem", "openssl -engine loads ./evil.so, which can run code"],
+    ["openssl req -config ./x.cnf", "openssl -config loads ./x.cnf"],
   ])("%s", async (command, words) => {
     const e = await explainAll(command);
     expect(e.outcome).toBe("prompt");
@@ -139,38 +163,6 @@ describe("tools that run programs or write files by their options", () => {
     const e = await explainWith(fx, approvals)("git diff --output=d.txt");
     expect(e.outcome).toBe("run");
     expect(e.flagDetails[0]).toMatchObject({ kind: "tool-option", coveredBy: "git-diff-out" });
-  });
-});
-
-describe("tools allowed as readers that write or change the machine, and launchers of other programs", () => {
-  it.each([
-    ["shuf -o out.txt in.txt", "shuf -o writes to out.txt"],
-    ["shuf --output=out.txt in.txt", "shuf -o writes to out.txt"],
-    ["sdiff -o merged a b", "sdiff -o writes to merged"],
-    ["sdiff --diff-program=./x a b", "sdiff --diff-program runs ./x"],
-    ["xxd in.bin out.hex", "xxd writes to out.hex"],
-    ["xxd -r -p in.hex out.bin", "xxd writes to out.bin"],
-    ["yq -i '.a = 1' config.yaml", "yq -i writes files"],
-    ["yq --inplace '.a = 1' config.yaml", "yq --inplace writes files"],
-    ["less -o copy.txt in.txt", "less -o writes to copy.txt"],
-    ["less '+!id' in.txt", "runs less commands at start-up"],
-    ["less -k keys in.txt", "less reads key bindings from keys"],
-    ["date -s '2030-01-01'", "date -s sets the clock to 2030-01-01"],
-    ["date --set=tomorrow", "date -s sets the clock to tomorrow"],
-    ["date 010100002030", "date 010100002030 sets the clock"],
-    ["hostname other-host", "hostname other-host sets the host name"],
-    ["hostname -F /tmp/name", "hostname -F sets the host name from /tmp/name"],
-    ["date --frobnicate", "date option --frobnicate is not one Gatehouse knows"],
-    ["unshare -r rm -rf x", "unshare can start the program in its arguments (-r rm -rf x)"],
-    ["tmux new -d 'make'", "tmux can start the program in its arguments (new -d make)"],
-    ["tmux", "tmux can start a shell"],
-    ["openssl enc -in a -out b", "openssl -out writes to b"],
-    ["openssl x509 -engine ./evil.so -in c.pem", "openssl -engine loads ./evil.so, which can run code"],
-    ["openssl req -config ./x.cnf", "openssl -config loads ./x.cnf"],
-  ])("%s needs a person", async (command, words) => {
-    const e = await explainAll(command);
-    expect(e.outcome).toBe("prompt");
-    expect(e.flagDetails.map((f) => f.detail).join("\n")).toContain(words);
   });
 });
 
