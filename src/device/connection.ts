@@ -7,7 +7,13 @@ import { socketTarget, type SocketTarget } from "./backend-url.js";
 import type { DeviceConfig, DeviceConfigResult } from "./config.js";
 import type { TaskEventSink } from "./deps.js";
 import { heartbeatError, registrationAccepted, SIGN_IN_REFUSALS } from "./event-schemas.js";
-import { DEFAULT_FRAME_BUDGET, guardBackendFrames, shortText, type FrameBudget } from "./frame-budget.js";
+import {
+  DEFAULT_FRAME_BUDGET,
+  guardBackendFrames,
+  shortText,
+  transportLimitBytes,
+  type FrameBudget,
+} from "./frame-budget.js";
 import type { HeartbeatPayload } from "./heartbeat-payload.js";
 import { memoryOutbox, type TerminalOutbox } from "./terminal-outbox.js";
 import type { ConnectionState } from "../shared/schemas/connection.js";
@@ -324,7 +330,7 @@ export class DeviceConnection {
       forceNew: true,
       autoConnect: false,
       auth: { token },
-      maxPayload: budget.maxChars,
+      maxPayload: transportLimitBytes(budget),
     });
     try {
       guardBackendFrames(socket, budget);

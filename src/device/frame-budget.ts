@@ -21,6 +21,17 @@ export const DEFAULT_FRAME_BUDGET: FrameBudget = {
   maxValues: 200_000,
 };
 
+/**
+ * The WebSocket's own message limit (bytes) for a budget: large enough that a frame just over the budget
+ * still arrives whole, so the guard can answer its ack with a refusal at once (issue 30: a 30 MB field
+ * got no answer because the socket dropped it unread and the backend waited out its call timeout); a
+ * frame of `maxChars` characters is at most 3 bytes each in UTF-8. Beyond this limit the socket closes
+ * and the runner reconnects: memory stays bounded whatever the backend sends.
+ */
+export function transportLimitBytes(budget: FrameBudget): number {
+  return 3 * budget.maxChars + 64 * 1024;
+}
+
 /** Stands in for a payload or ack reply that broke the budget; never produced by JSON. */
 export class RejectedFrame {
   constructor(readonly reason: string) {

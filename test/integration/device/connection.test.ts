@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import net from "node:net";
 import { io as ioClient, type Socket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_FRAME_BUDGET } from "../../../src/device/frame-budget.js";
+import { DEFAULT_FRAME_BUDGET, transportLimitBytes } from "../../../src/device/frame-budget.js";
 import { readStatusFile } from "../../../src/device/status-file.js";
 import { startTestBackend } from "../../../src/demo-backend/server.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -72,8 +72,9 @@ describe("connect, register, heartbeat", () => {
         forceNew: true,
         autoConnect: false,
         auth: { token: "test-token" },
-        // Gatehouse's addition: the WebSocket refuses a message over the frame budget (issue 18).
-        maxPayload: DEFAULT_FRAME_BUDGET.maxChars,
+        // Gatehouse's addition: the WebSocket takes a frame just over the budget whole (the guard then
+        // refuses it with an answer) and drops anything larger (issues 18 and 30).
+        maxPayload: transportLimitBytes(DEFAULT_FRAME_BUDGET),
       },
     });
   });

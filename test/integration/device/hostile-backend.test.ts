@@ -102,6 +102,60 @@ describe("a hostile backend's events", () => {
   });
 });
 
+describe("a hostile backend's oversized frames (issue 30)", () => {
+  it("a sync with one 30 MB field is refused with an answer, and the device stays registered", async () => {
+    h = await startHarness();
+    h.backend.behaviour.syncOnRegister = false;
+    await h.device.start();
+    await h.waitForState("registered");
+    const registrations = h.backend.device(h.deviceId)!.registrations;
+    const field = "x".repeat(30 * 1024 * 1024);
+    const reply = await h.backend.sendRaw(
+      h.deviceId,
+      "device:sync_capabilities",
+      `{"mode":"merge","skills":[{"name":"${field}"}]}`,
+      { ack: true, timeoutMs: 10_000 },
+    );
+    expect(reply).toEqual({
+      success: false,
+      error: "Refused device:sync_capabilities: the backend sent a message larger than 16777216 characters",
+    });
+    expect(h.device.state().state).toBe("registered");
+    expect(h.backend.device(h.deviceId)!.registrations).toBe(registrations);
+    await expect(fs.access(h.t.paths.capabilityManifest)).rejects.toThrow();
+  });
+
+  it("a frame past the socket's own limit ends the connection, and the device registers again", async () => {
+    h = await startHarness();
+    h.backend.behaviour.syncOnRegister = false;
+    await h.device.start();
+    await h.waitForState("registered");
+    const registrations = h.backend.device(h.deviceId)!.registrations;
+    const field = "x".repeat(60 * 1024 * 1024);
+    void h.backend
+      .sendRaw(h.deviceId, "device:sync_capabilities", `{"mode":"merge","skills":[{"name":"${field}"}]}`, {
+        ack: true,
+        timeoutMs: 30_000,
+      })
+      .catch(() => undefined);
+    await waitFor(() => h!.backend.device(h!.deviceId)!.registrations > registrations, {
+      what: "a new registration after the dropped frame",
+    });
+    await h.waitForState("registered");
+    // The new connection answers an oversized frame again.
+    const reply = await h.backend.sendRaw(
+      h.deviceId,
+      "device:sync_capabilities",
+      `{"skills":${deep(50_000)}}`,
+      {
+        ack: true,
+        timeoutMs: 10_000,
+      },
+    );
+    expect(reply).toEqual({ success: false, error: `Refused device:sync_capabilities: ${TOO_DEEP}` });
+  });
+});
+
 describe("a hostile backend's command", () => {
   it("a cwd of 30 000 `y/` segments is refused as a path and the command runs in the workspace instead", async () => {
     h = await startHarness();
