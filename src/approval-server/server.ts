@@ -84,11 +84,17 @@ interface Connection {
   authenticated: boolean;
   closing: boolean;
   invalidFrames: number;
+  /** Requests accepted (or errors owed behind them) whose reply has not been written yet. */
   inFlight: number;
+  /** Hung up while replies were owed: the connection ends once the last of them is written. */
+  endWhenReplied: boolean;
   /** performance.now() of the connection's start or its last complete frame. */
   lastActivity: number;
   connectedAt: number;
 }
+
+/** Why requests still in flight are stopped when their connection closes. */
+export const CALLER_GONE = "the client closed its connection before the reply";
 
 const SWEEP_INTERVAL_MS = 250;
 /** How long handlers may run back to back before the event loop gets a turn (sockets, timers, the UI). */
@@ -245,6 +251,7 @@ export class ApprovalServer {
       closing: false,
       invalidFrames: 0,
       inFlight: 0,
+      endWhenReplied: false,
       lastActivity: performance.now(),
       connectedAt: performance.now(),
     };
@@ -259,7 +266,8 @@ export class ApprovalServer {
       this.connections.delete(conn);
       if (this.connections.size === 0) this.stopSweeping();
       conn.closing = true;
-      conn.abort.abort();
+      // The reason reaches the audit line of a command this stops (exec.run whose caller vanished).
+      conn.abort.abort(CALLER_GONE);
     });
   }
 
@@ -285,11 +293,29 @@ export class ApprovalServer {
     }
   }
 
+  /**
+   * Reads nothing more from the connection and ends it once every reply it is owed has been written
+   * (issue 30: a client past its rate limit lost the replies to the requests accepted before the limit,
+   * queued behind the errors; for exec.run a command had run and its result never arrived).
+   */
   private hangUp(conn: Connection): void {
     conn.closing = true;
+    conn.socket.pause();
+    if (conn.inFlight > 0) conn.endWhenReplied = true;
+    else this.endConnection(conn);
+  }
+
+  private endConnection(conn: Connection): void {
+    conn.endWhenReplied = false;
     conn.socket.end();
     // A peer that never closes its side is cut off.
     setTimeout(() => conn.socket.destroy(), 1_000).unref();
+  }
+
+  /** One owed reply was written: the last one ends a connection that was hung up meanwhile. */
+  private replied(conn: Connection): void {
+    conn.inFlight--;
+    if (conn.endWhenReplied && conn.inFlight === 0) this.endConnection(conn);
   }
 
   private onData(conn: Connection, chunk: Buffer): void {
@@ -450,7 +476,6 @@ export class ApprovalServer {
   ): void {
     conn.inFlight++;
     const finish = (result: HandlerReply) => {
-      conn.inFlight--;
       conn.lastActivity = performance.now();
       // Replies leave the process: secrets (a command printing the backend token) are redacted here.
       const logger = this.options.logger;
@@ -462,12 +487,13 @@ export class ApprovalServer {
         body.re = nonce; // on the redactor's copy
         this.reply(conn, token, id, nonce, result.type, JSON.stringify(body));
       }
+      this.replied(conn);
     };
     const fail = (error: unknown) => {
       this.options.logger.error("approval request failed", { id, error });
       finish({ error: "internal", message: "the server failed to handle the request; see its log" });
     };
-    this.jobs.push(async () => {
+    this.enqueue(async () => {
       try {
         const ctx = { signal: conn.abort.signal, id, arrival, ...(verified ? { verified } : {}) };
         const result = handler(body, ctx);
@@ -477,8 +503,12 @@ export class ApprovalServer {
         fail(error);
       }
     });
+  }
+
+  /** Queues a job for pump(), started after this turn's reads (every frame read in it shares one arrival). */
+  private enqueue(job: () => Promise<void>): void {
+    this.jobs.push(job);
     if (this.pumping || this.pumpScheduled) return;
-    // After this turn's reads: every frame read in it shares one arrival (see `arrival`).
     this.pumpScheduled = true;
     setImmediate(() => {
       this.pumpScheduled = false;
@@ -542,7 +572,16 @@ export class ApprovalServer {
     message?: string,
     close = false,
   ): void {
-    this.reply(conn, token, id, nonce, "error", errorBody(code, message ?? ERROR_MESSAGES[code], nonce));
+    const body = errorBody(code, message ?? ERROR_MESSAGES[code], nonce);
+    if (conn.inFlight === 0) this.reply(conn, token, id, nonce, "error", body);
+    else {
+      // Behind the replies still owed for earlier frames, in the order the frames came.
+      conn.inFlight++;
+      this.enqueue(async () => {
+        this.reply(conn, token, id, nonce, "error", body);
+        this.replied(conn);
+      });
+    }
     conn.invalidFrames++;
     if (close || conn.invalidFrames >= this.limits.maxInvalidFrames) this.hangUp(conn);
   }

@@ -653,10 +653,14 @@ export async function decideCommand(req: GateRequest, deps: GateDeps): Promise<G
   return result;
 }
 
-function describeRun(run: RunResult, timeoutMs: number | undefined): string {
+function describeRun(run: RunResult, timeoutMs: number | undefined, signal?: AbortSignal): string {
   if (run.spawnError) return run.spawnError;
   if (run.timedOut) return `timed out after ${Math.round((timeoutMs ?? 60_000) / 100) / 10} s`;
-  if (run.cancelled) return "cancelled while running";
+  // A reason given as text says who stopped it (the approval server: the caller went away).
+  if (run.cancelled)
+    return typeof signal?.reason === "string"
+      ? `cancelled while running: ${signal.reason}`
+      : "cancelled while running";
   if (run.signal) return `killed by ${run.signal}`;
   return `exited with ${run.exitCode}`;
 }
@@ -766,7 +770,7 @@ export async function gateAndRun(req: GateRunRequest, deps: GateDeps): Promise<G
       event: "run",
       decision: decision.decision,
       decidedBy: decision.decidedBy,
-      reason: describeRun(run, timeoutMs),
+      reason: describeRun(run, timeoutMs, req.signal),
       exitCode: run.exitCode,
       timedOut: run.timedOut,
       durationMs: run.durationMs,

@@ -57,7 +57,14 @@ export interface RunningGatehouse {
 }
 
 export async function startGatehouse(
-  options: { policy?: PolicySetup; presenter?: Presenter; limits?: Partial<ServerLimits>; t?: TempHome } = {},
+  options: {
+    policy?: PolicySetup;
+    presenter?: Presenter;
+    limits?: Partial<ServerLimits>;
+    t?: TempHome;
+    /** The services' clock (a frozen clock makes rate limits exact). */
+    now?: () => number;
+  } = {},
 ): Promise<RunningGatehouse> {
   const t = options.t ?? (await makeTempHome("gh-as-"));
   const entryIds = await writePolicy(t.paths, options.policy);
@@ -67,6 +74,7 @@ export async function startGatehouse(
     logger: silentLogger,
     ...(options.presenter ? { presenter: options.presenter } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const started = await services.start();
   if (started.status !== "listening") throw new Error(started.message);

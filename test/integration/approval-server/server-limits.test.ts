@@ -3,6 +3,7 @@ import { connectToHome, type ApprovalClient } from "../../../src/approval-server
 import { startGatehouse, type RunningGatehouse } from "./fixtures.js";
 import { errorCode, RawConnection, signedFrame } from "./raw-socket.js";
 import { realProgram } from "../../support/programs.js";
+import { waitFor } from "../../support/wait-for.js";
 
 let g: RunningGatehouse;
 let echo: string;
@@ -100,6 +101,50 @@ describe("approval socket limits", () => {
     expect(new Set(limited)).toEqual(new Set(["rate_limited"]));
     expect(limited.length).toBeLessThanOrEqual(10);
     expect(flood.frames.filter((f) => f.type === "pong").length).toBeLessThanOrEqual(2_000);
+  });
+
+  it("a burst of 2 100 requests gets the replies of the 2 000 it accepted, then rate_limited, then the close", async () => {
+    // A frozen clock: the whole burst falls in one second of the limiter, however slowly it is read.
+    const instant = Date.now();
+    await g.stop();
+    g = await startGatehouse({ policy: { allow: [echo] }, now: () => instant });
+    const burst = await raw();
+    const token = g.token();
+    const frames = Array.from({ length: 2_100 }, (_, i) =>
+      signedFrame(
+        token,
+        "approval.request",
+        { argv: ["echo", String(i)], cwd: "/tmp" },
+        { id: `r-${i}`, ts: instant },
+      ),
+    );
+    burst.socket.write(`${frames.map((f) => JSON.stringify(f)).join("\n")}\n`);
+    await burst.waitClosed(60_000);
+    const decided = burst.frames.filter((f) => f.type === "decision");
+    const limited = burst.frames.filter((f) => f.type === "error").map(errorCode);
+    expect(decided).toHaveLength(2_000);
+    expect(decided.map((f) => f.id)).toEqual(frames.slice(0, 2_000).map((f) => f.id));
+    expect(decided.every((f) => (JSON.parse(f.body) as { decision: string }).decision === "allow-once")).toBe(
+      true,
+    );
+    expect(limited).toEqual(Array.from({ length: 10 }, () => "rate_limited"));
+    // The errors come after every reply owed before them.
+    expect(burst.frames.slice(2_000).map((f) => f.type)).toEqual(Array.from({ length: 10 }, () => "error"));
+  });
+
+  it("an exec.run whose client goes away while the command runs is stopped and audited as such", async () => {
+    const sleep = realProgram("sleep");
+    await g.stop();
+    g = await startGatehouse({ policy: { allow: [sleep] } });
+    const conn = await raw();
+    conn.send(signedFrame(g.token(), "exec.run", { argv: ["sleep", "30"], cwd: "/tmp" }));
+    await waitFor(() => g.auditLines().find((l) => l.event === "decision"), { what: "the decision line" });
+    conn.close();
+    const run = await waitFor(() => g.auditLines().find((l) => l.event === "run"), {
+      what: "the run line",
+      timeoutMs: 20_000,
+    });
+    expect(run.reason).toBe("cancelled while running: the client closed its connection before the reply");
   });
 
   it("closes a client flooding invalid frames after the first while others are answered", async () => {
