@@ -143,16 +143,37 @@ async function readCache(cacheDir: string, options: LinkOptions): Promise<CacheS
   return state;
 }
 
+/** A temp name in the cache root for a copy being built or taken away (swept at every registration). */
+function copyTemp(cacheDir: string): string {
+  return path.join(cacheDir, `${COPY_TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
+}
+
+/**
+ * Deletes Gatehouse's copy at `folder`: renamed out of Codex's view first, then deleted. Deleted in
+ * place, a kill part way would leave a folder without its marker — a plugin Codex installed itself,
+ * as far as anyone can tell, which keeps the plugin out of Codex for good (issue 30).
+ */
+async function removeCacheCopy(folder: string, cacheDir: string): Promise<void> {
+  const temp = copyTemp(cacheDir);
+  try {
+    await fs.rename(folder, temp);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  await fs.rm(temp, { recursive: true, force: true });
+}
+
 /** A real folder copy of the store folder at `folder` (Codex skips links there), marked as Gatehouse's. */
 async function placeCacheCopy(folder: string, storePath: string, cacheDir: string): Promise<void> {
   await fs.mkdir(cacheDir, { recursive: true, mode: 0o755 });
   // Built outside the plugin's folder: Codex takes any folder there as a version.
-  const temp = path.join(cacheDir, `${COPY_TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
+  const temp = copyTemp(cacheDir);
   try {
     await fs.cp(storePath, temp, { recursive: true, verbatimSymlinks: true });
     await fs.writeFile(path.join(temp, COPY_MARKER), `${storePath}\n`, { mode: 0o644 });
     await fs.mkdir(path.dirname(folder), { recursive: true, mode: 0o755 });
-    await fs.rm(folder, { recursive: true, force: true }); // the caller checked it is Gatehouse's copy
+    await removeCacheCopy(folder, cacheDir); // the caller checked it is Gatehouse's copy
     await fs.rename(temp, folder);
   } catch (error) {
     await fs.rm(temp, { recursive: true, force: true });
@@ -236,8 +257,7 @@ export async function syncCodexPlugins(
     const folder = path.join(cacheDir, plugin.marketplace, plugin.name, plugin.version);
     const copies = cache.owned.get(plugin.key) ?? new Map<string, string>();
     if (copies.get(folder) !== plugin.storePath) await placeCacheCopy(folder, plugin.storePath, cacheDir);
-    for (const other of copies.keys())
-      if (other !== folder) await fs.rm(other, { recursive: true, force: true });
+    for (const other of copies.keys()) if (other !== folder) await removeCacheCopy(other, cacheDir);
   }
 
   // 2. config.toml: Gatehouse's tables only.
@@ -291,7 +311,7 @@ export async function syncCodexPlugins(
   for (const [key, copies] of cache.owned) {
     if (acceptedKeys.has(key)) continue;
     for (const folder of copies.keys()) {
-      await fs.rm(folder, { recursive: true, force: true });
+      await removeCacheCopy(folder, cacheDir);
       await removeEmptyFolders(path.dirname(folder), path.dirname(cacheDir)); // cache/ too, once empty
     }
   }

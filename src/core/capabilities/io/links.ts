@@ -157,8 +157,12 @@ async function placeCopy(linkPath: string, target: string, options: LinkOptions)
 }
 
 async function removeOwned(p: string, state: { copy: boolean }): Promise<void> {
-  if (state.copy) await fs.rm(p, { recursive: true, force: true });
-  else await fs.unlink(p);
+  if (!state.copy) return fs.unlink(p);
+  // Out of the way first: a copy deleted where it is loses its marker part way through and would then
+  // look like the user's folder for good (start-up removes the temp name: leftovers.ts).
+  const temp = linkTempPath(p);
+  await fs.rename(p, temp);
+  await fs.rm(temp, { recursive: true, force: true });
 }
 
 /** Removes `p` only when Gatehouse owns it; user content is left alone. */

@@ -91,16 +91,23 @@ export class CapabilityStore {
     await fs.rm(dir, { recursive: true, force: true });
   }
 
+  /** A fresh name in `.trash` for a folder a swap will replace (the sync journal records it first). */
+  trashPath(): string {
+    return path.join(this.trashDir, randomBytes(8).toString("hex"));
+  }
+
   /**
    * Moves `staged` to `dest`: the old folder (if any) goes to `.trash` first; if the second rename
-   * fails, it is renamed back, so `dest` never ends up missing because of this call.
+   * fails, it is renamed back, so `dest` never ends up missing because of this call. With `keep`, the
+   * old folder stays at that path in `.trash` (until the manifest records the sync: sync-journal.ts);
+   * otherwise it is deleted at once.
    */
-  async swapIntoPlace(staged: string, dest: string): Promise<void> {
+  async swapIntoPlace(staged: string, dest: string, keep?: string): Promise<void> {
     await fs.mkdir(path.dirname(dest), { recursive: true, mode: 0o755 });
     let trashed: string | null = null;
     if (await exists(dest)) {
       await fs.mkdir(this.trashDir, { recursive: true, mode: 0o755 });
-      trashed = path.join(this.trashDir, randomBytes(8).toString("hex"));
+      trashed = keep ?? this.trashPath();
       await renameWithRetry(dest, trashed, this.options);
     }
     try {
@@ -109,7 +116,7 @@ export class CapabilityStore {
       if (trashed) await renameWithRetry(trashed, dest, this.options);
       throw error;
     }
-    if (trashed) await fs.rm(trashed, { recursive: true, force: true });
+    if (trashed && !keep) await fs.rm(trashed, { recursive: true, force: true });
   }
 
   /** Deletes every entry of `store/skills` and `store/plugins` that no manifest `store_path` names. */
