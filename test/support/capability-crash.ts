@@ -5,16 +5,30 @@
 // scripts/crash-stress.mjs (random scenarios, in process or with real SIGKILLs).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { CapabilitySync, lastSyncFile, loadManifest, type SyncAck } from "../../src/core/capabilities/index.js";
+import {
+  CapabilitySync,
+  lastSyncFile,
+  loadManifest,
+  type SyncAck,
+} from "../../src/core/capabilities/index.js";
 import { createLogger } from "../../src/core/log.js";
 import type { AppPaths } from "../../src/core/paths.js";
 import type { PackageServer } from "../../src/demo-backend/package-server.js";
 import { httpPackageDownloader } from "../../src/device/package-download.js";
 import { makeZip, skillMd } from "./archives.js";
-import { installFsSteps, replaySteps, StepGate, withStepGate, type FsStep } from "./fs-steps.js";
+import {
+  installFsSteps,
+  replaySteps,
+  setProcessGate,
+  StepGate,
+  withStepGate,
+  type FsStep,
+} from "./fs-steps.js";
 import { sha256 } from "./published-packages.js";
 import { makeTempHome, type TempHome } from "./temp-home.js";
 
@@ -52,8 +66,9 @@ export const MARKETPLACE = "mp";
 /**
  * The fixed scenario CI runs at every step: v1 of three skills, three plugins and two MCP servers;
  * then a replace that keeps a skill, changes another's content in its folder, removes one and adds
- * one; switches a plugin from 1.0.0 to 2.0.0 (the switch of issue 30), disables one, removes one and
- * adds one; changes an MCP server, removes one and adds one.
+ * one; switches a plugin from 1.0.0 to 2.0.0 (the switch of issue 30), disables one whose package
+ * changes without a new version, removes one and adds one; changes an MCP server, removes one and
+ * adds one.
  */
 export const FIXED_SCENARIO: Scenario = [
   {
@@ -81,7 +96,7 @@ export const FIXED_SCENARIO: Scenario = [
       { name: "new", id: 4, rev: 1 },
     ],
     plugins: [
-      { name: "pflag", id: 11, version: "1.0.0", rev: 1, enabled: false },
+      { name: "pflag", id: 11, version: "1.0.0", rev: 2, enabled: false },
       { name: "pswitch", id: 12, version: "2.0.0", rev: 2, enabled: true },
       { name: "pnew", id: 14, version: "1.0.0", rev: 1, enabled: true },
     ],
@@ -190,19 +205,20 @@ export async function publishScenario(server: PackageServer, scenario: Scenario)
 
 // ---- the user's own files: they must come out of every crash exactly as they went in ----
 
-export async function seedUserFiles(paths: AppPaths): Promise<void> {
-  const write = async (file: string, text: string) => {
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await fs.writeFile(file, text, { mode: 0o600 });
+export function seedUserFiles(paths: AppPaths): void {
+  // Blocking calls: this runs before every kill point, and a thread pool round trip per call is slow.
+  const write = (file: string, text: string) => {
+    fsSync.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fsSync.writeFileSync(file, text, { mode: 0o600 });
   };
   const skill = (name: string) => `---\nname: ${name}\ndescription: mine\n---\n# ${name}\n`;
-  await write(path.join(paths.claudeHome, "skills", "mine", "SKILL.md"), skill("mine"));
-  await write(path.join(paths.codexHome, "skills", "mine", "SKILL.md"), skill("mine"));
-  await write(
+  write(path.join(paths.claudeHome, "skills", "mine", "SKILL.md"), skill("mine"));
+  write(path.join(paths.codexHome, "skills", "mine", "SKILL.md"), skill("mine"));
+  write(
     path.join(paths.claudeHome, "settings.json"),
     `${JSON.stringify({ theme: "dark", enabledPlugins: { "own@own-mp": true } }, null, 2)}\n`,
   );
-  await write(
+  write(
     path.join(paths.claudeHome, "plugins", "installed_plugins.json"),
     `${JSON.stringify(
       {
@@ -223,11 +239,20 @@ export async function seedUserFiles(paths: AppPaths): Promise<void> {
       2,
     )}\n`,
   );
-  await write(
-    path.join(paths.claudeHome, "plugins", "cache", "own-mp", "own", "1.2.3", ".claude-plugin", "plugin.json"),
+  write(
+    path.join(
+      paths.claudeHome,
+      "plugins",
+      "cache",
+      "own-mp",
+      "own",
+      "1.2.3",
+      ".claude-plugin",
+      "plugin.json",
+    ),
     `${JSON.stringify({ name: "own", version: "1.2.3" })}\n`,
   );
-  await write(
+  write(
     path.join(paths.claudeHome, "plugins", "known_marketplaces.json"),
     `${JSON.stringify(
       {
@@ -241,7 +266,7 @@ export async function seedUserFiles(paths: AppPaths): Promise<void> {
       2,
     )}\n`,
   );
-  await write(
+  write(
     path.join(paths.codexHome, "config.toml"),
     'model = "o3"\n\n[plugins."own@own-mp"]\nenabled = true\n',
   );
@@ -249,7 +274,14 @@ export async function seedUserFiles(paths: AppPaths): Promise<void> {
 
 // ---- what a sync is responsible for, comparable across homes and clocks ----
 
-const TIMESTAMP_KEYS = new Set(["updated_at", "last_sync_at", "revision", "installedAt", "lastUpdated"]);
+const TIMESTAMP_KEYS = new Set([
+  "updated_at",
+  "last_sync_at",
+  "revision",
+  "installedAt",
+  "lastUpdated",
+  "finished_at",
+]);
 
 function normalise(value: unknown, home: string): unknown {
   if (typeof value === "string") return value.split(home).join("~");
@@ -267,11 +299,11 @@ function normalise(value: unknown, home: string): unknown {
 export type DiskState = Record<string, string>;
 
 /** Names Gatehouse makes up at random (staging, trash, temp links, copies and files): any one will do. */
-function withoutRandomNames(rel: string): string {
-  return rel
+function withoutRandomNames(text: string): string {
+  return text
     .replace(/(\.staging|\.trash)\/[0-9a-f]{16}/g, "$1/*")
     .replace(/\.gatehouse-(link|copy)-[0-9a-f]{12}/g, ".gatehouse-$1-*")
-    .replace(/\.gatehouse-[0-9a-f]{12}$/, ".gatehouse-*");
+    .replace(/\.gatehouse-[0-9a-f]{12}/g, ".gatehouse-*");
 }
 
 /**
@@ -280,41 +312,44 @@ function withoutRandomNames(rel: string): string {
  * random as one; empty folders not at all. The record of the last sync (`last-sync.json`) is left out: it reports a sync, and
  * a kill after the manifest's write leaves the one before (`caps status` says which revision).
  */
-export async function diskState(t: TempHome): Promise<DiskState> {
-  const out: DiskState = {};
+export function diskState(t: TempHome): DiskState {
+  const found = new Map<string, string[]>();
   const add = (rel: string, value: string) => {
-    // two made-up names under one folder (two staging folders) become one key: keep both values
-    out[rel] = out[rel] === undefined ? value : [out[rel], value].sort().join(" | ");
+    // two made-up names in one folder (two staging folders) become one key: keep every value
+    found.set(rel, [...(found.get(rel) ?? []), value]);
   };
-  /** Returns whether the folder holds anything. */
-  const walk = async (dir: string): Promise<boolean> => {
+  const skipped = lastSyncFile(t.paths.capabilitiesDir);
+  /** Returns whether the folder holds anything. Blocking calls: this runs at every kill point. */
+  const walk = (dir: string): boolean => {
     let names: string[];
     try {
-      names = (await fs.readdir(dir)).sort();
+      names = fsSync.readdirSync(dir).sort();
     } catch {
       return false;
     }
     let any = false;
     for (const name of names) {
       const full = path.join(dir, name);
-      if (full === lastSyncFile(t.paths.capabilitiesDir)) continue;
+      if (full === skipped) continue;
       const rel = withoutRandomNames(path.relative(t.home, full));
-      const stat = await fs.lstat(full);
+      const stat = fsSync.lstatSync(full);
       if (stat.isDirectory()) {
         // a folder with nothing but empty folders in it holds nothing anyone reads: not state
-        if (await walk(full)) add(rel, `dir ${(stat.mode & 0o777).toString(8)}`);
+        if (walk(full)) add(rel, `dir ${(stat.mode & 0o777).toString(8)}`);
         else continue;
-      } else if (stat.isSymbolicLink()) add(rel, `link ${(await fs.readlink(full)).split(t.home).join("~")}`);
+      } else if (stat.isSymbolicLink()) add(rel, `link ${fsSync.readlinkSync(full).split(t.home).join("~")}`);
       else {
-        const text = await fs.readFile(full, "utf8");
+        const text = fsSync.readFileSync(full, "utf8");
         let content: string;
-        if (name.endsWith(".json")) {
+        // a JSON file, or the temp file of one being written
+        if (/\.json(\.gatehouse-[0-9a-f]{12})?$/.test(name)) {
           try {
             content = JSON.stringify(normalise(JSON.parse(text), t.home));
           } catch {
             content = `not JSON: ${text.slice(0, 80)}`;
           }
         } else content = text.split(t.home).join("~");
+        content = withoutRandomNames(content);
         const digest = content.length > 200 ? createHash("sha256").update(content).digest("hex") : content;
         add(rel, `file ${(stat.mode & 0o777).toString(8)} ${digest}`);
       }
@@ -322,7 +357,10 @@ export async function diskState(t: TempHome): Promise<DiskState> {
     }
     return any;
   };
-  for (const root of [t.paths.capabilitiesDir, t.paths.claudeHome, t.paths.codexHome]) await walk(root);
+  for (const root of [t.paths.capabilitiesDir, t.paths.claudeHome, t.paths.codexHome]) walk(root);
+  const out: DiskState = {};
+  for (const [rel, values] of [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    out[rel] = values.sort().join(" | ");
   return out;
 }
 
@@ -343,7 +381,13 @@ export interface SyncOptions {
   /** Packages fetched at once. 1 in a stopped run, so the order of its steps never varies. */
   concurrency?: number;
   log?: string[];
+  /** A file system without links (runtime paths become marked copies, as where Windows refuses them). */
+  noLinks?: boolean;
 }
+
+const refuseLinks = async (): Promise<void> => {
+  throw Object.assign(new Error("EPERM: operation not permitted, symlink"), { code: "EPERM" });
+};
 
 export function makeSync(paths: AppPaths, server: PackageServer, options: SyncOptions = {}): CapabilitySync {
   const log = options.log;
@@ -354,6 +398,7 @@ export function makeSync(paths: AppPaths, server: PackageServer, options: SyncOp
     deviceToken: async () => server.token,
     logger: createLogger({ level: "warn", sink: (line) => log?.push(line) }),
     ...(options.concurrency !== undefined && { limits: { concurrency: options.concurrency } }),
+    ...(options.noLinks && { symlink: refuseLinks }),
   });
 }
 
@@ -377,37 +422,66 @@ export async function runStopped(
   server: PackageServer,
   payloads: unknown[],
   stopAt: number | null,
+  variant: { noLinks?: boolean } = {},
 ): Promise<StoppedRun> {
   installFsSteps();
   const gate = new StepGate({ root: t.home, stopAt, onStop: "freeze" });
   const acks: SyncAck[] = [];
   const syncEnds: number[] = [];
-  const run = withStepGate(gate, async () => {
-    const sync = makeSync(t.paths, server, { concurrency: 1 });
+  const life = async () => {
+    const sync = makeSync(t.paths, server, { concurrency: 1, noLinks: variant.noLinks });
     await sync.startup();
     for (const payload of payloads) {
       acks.push(await sync.applySync(payload));
       syncEnds.push(gate.steps.length);
     }
-  });
-  await Promise.race([run, gate.whenStopped]);
-  await gate.release();
+  };
+  if (stopAt === null) {
+    // Nothing stops: the gate can be the process's (async context tracking would slow down every
+    // promise of this process for the rest of the file).
+    setProcessGate(gate);
+    try {
+      await life();
+    } finally {
+      setProcessGate(null);
+    }
+  } else {
+    // A frozen run's calls must stay pending even after the next run starts: they carry their gate.
+    await Promise.race([withStepGate(gate, life), gate.whenStopped]);
+    await gate.release();
+  }
   return { acks, stopped: gate.stopped, steps: gate.steps, syncEnds };
 }
 
+/** A start-up stopped just before its step `stopAt` (a kill while it repairs); whether it got there. */
+export async function startupStopped(
+  t: TempHome,
+  server: PackageServer,
+  stopAt: number,
+  noLinks?: boolean,
+): Promise<boolean> {
+  installFsSteps();
+  const gate = new StepGate({ root: t.home, stopAt, onStop: "freeze" });
+  const sync = makeSync(t.paths, server, { noLinks });
+  await Promise.race([withStepGate(gate, () => sync.startup()), gate.whenStopped]);
+  await gate.release();
+  return gate.stopped;
+}
+
 /** Empties the home and puts the user's files back: the disk before the scenario's first step. */
-export async function resetHome(t: TempHome): Promise<void> {
-  for (const name of await fs.readdir(t.home)) await fs.rm(path.join(t.home, name), { recursive: true, force: true });
-  await seedUserFiles(t.paths);
+export function resetHome(t: TempHome): void {
+  for (const name of fsSync.readdirSync(t.home))
+    fsSync.rmSync(path.join(t.home, name), { recursive: true, force: true });
+  seedUserFiles(t.paths);
 }
 
 /**
  * The disk a kill just before step `stopAt` leaves, rebuilt from a recorded run in the same home
  * (the paths inside links and files are that home's): the user's files, then steps 1…stopAt-1.
  */
-export async function replayedKill(t: TempHome, recorded: StoppedRun, stopAt: number): Promise<void> {
-  await resetHome(t);
-  await replaySteps(recorded.steps, stopAt - 1);
+export function replayedKill(t: TempHome, recorded: StoppedRun, stopAt: number): void {
+  resetHome(t);
+  replaySteps(recorded.steps, stopAt - 1);
 }
 
 /** Which sync a kill just before `stopAt` interrupted (payloads.length: none, it came after them). */
@@ -472,37 +546,52 @@ export async function runKilledChild(
   return { signal, acks, steps };
 }
 
+/**
+ * Where crash homes go: a memory file system where there is one (Linux's /dev/shm). A kill loses no
+ * written data on any file system (the kernel keeps it), so the disk adds nothing to what these tests
+ * check, only time: each kill point rebuilds a home and its start-up fsyncs.
+ */
+function crashHomeParent(): string {
+  try {
+    fsSync.accessSync("/dev/shm", fsSync.constants.W_OK);
+    return fsSync.statSync("/dev/shm").isDirectory() ? "/dev/shm" : os.tmpdir();
+  } catch {
+    return os.tmpdir();
+  }
+}
+
 /** A fresh home holding only the user's files. */
 export async function freshHome(prefix: string): Promise<TempHome> {
-  const t = await makeTempHome(prefix);
-  await seedUserFiles(t.paths);
+  const t = await makeTempHome(prefix, {}, crashHomeParent());
+  seedUserFiles(t.paths);
   return t;
 }
 
 /**
- * The committed states of a scenario: after start-up alone, then after each sync (each followed by
- * a restart: start-up after a finished sync must change nothing). `afterNextSync[j]`: the last
- * payload synced again from state j — every one must be the clean end state.
+ * The committed states of a scenario, from a clean run: after start-up alone, then after each sync
+ * (each followed by a restart: start-up after a finished sync must change nothing).
  */
 export async function committedStates(
   server: PackageServer,
   payloads: unknown[],
+  variant: { noLinks?: boolean } = {},
 ): Promise<{ states: DiskState[]; problems: string[] }> {
   const t = await freshHome("gatehouse-crash-clean-");
   const problems: string[] = [];
   try {
     const states: DiskState[] = [];
-    const sync = makeSync(t.paths, server);
+    const sync = makeSync(t.paths, server, variant);
     await sync.startup();
-    states.push(await diskState(t));
+    states.push(diskState(t));
     for (const [i, payload] of payloads.entries()) {
       const ack = await sync.applySync(payload);
       if (!isSuccess(ack)) problems.push(`clean sync ${i + 1} failed: ${JSON.stringify(ack)}`);
-      const finished = await diskState(t);
-      await makeSync(t.paths, server).startup();
-      states.push(await diskState(t));
+      const finished = diskState(t);
+      await makeSync(t.paths, server, variant).startup();
+      states.push(diskState(t));
       const changed = stateDifferences(states.at(-1)!, finished);
-      if (changed.length > 0) problems.push(`start-up after clean sync ${i + 1} changed: ${changed.join("; ")}`);
+      if (changed.length > 0)
+        problems.push(`start-up after clean sync ${i + 1} changed: ${changed.join("; ")}`);
     }
     return { states, problems };
   } finally {
@@ -526,15 +615,19 @@ export async function checkRecovery(
   payloads: unknown[],
   committed: DiskState[],
   interrupted: number,
-  options: { nextSync: boolean },
+  options: { nextSync: boolean; noLinks?: boolean; killStartupAt?: number },
 ): Promise<string[]> {
   const problems: string[] = [];
   const manifest = await loadManifest(t.paths.capabilityManifest);
   if (!manifest.ok) problems.push(`manifest does not load after the kill: ${manifest.error}`);
+  if (options.killStartupAt !== undefined) {
+    // killed again while repairing: the start after that must still come out right
+    await startupStopped(t, server, options.killStartupAt, options.noLinks);
+  }
   const log: string[] = [];
-  const restarted = makeSync(t.paths, server, { log });
+  const restarted = makeSync(t.paths, server, { log, noLinks: options.noLinks });
   await restarted.startup();
-  const afterStart = await diskState(t);
+  const afterStart = diskState(t);
   const candidates = [committed[interrupted], committed[interrupted + 1]].filter(
     (s): s is DiskState => s !== undefined,
   );
@@ -546,7 +639,7 @@ export async function checkRecovery(
   if (options.nextSync) {
     const ack = await restarted.applySync(payloads.at(-1));
     if (!isSuccess(ack)) problems.push(`next sync failed: ${JSON.stringify(ack)}`);
-    const afterSync = stateDifferences(await diskState(t), committed.at(-1)!);
+    const afterSync = stateDifferences(diskState(t), committed.at(-1)!);
     if (afterSync.length > 0) problems.push(`next sync differs from a clean one: ${afterSync.join("; ")}`);
   }
   if (problems.length > 0 && log.length > 0) problems.push(`log: ${log.slice(0, 4).join(" | ")}`);

@@ -34,7 +34,7 @@ export interface FsStep {
   /** The call threw (it changed nothing, or less than asked): replays skip it too. */
   failed?: boolean;
   /** Does the change again with the original calls (in process only). */
-  replay?: () => Promise<unknown>;
+  replay?: () => void;
 }
 
 export interface StepGateOptions {
@@ -54,6 +54,9 @@ type AnyFn = (...args: unknown[]) => unknown;
 const P = fs.promises as unknown as Record<string, AnyFn>;
 const S = fs as unknown as Record<string, AnyFn>;
 /** The calls as Node has them, captured before anything is wrapped. */
+const originalSync = Object.fromEntries(
+  Object.entries(S).filter(([name, fn]) => name.endsWith("Sync") && typeof fn === "function"),
+) as Record<string, AnyFn>;
 const original = {
   appendFileSync: fs.appendFileSync,
   rm: fs.promises.rm,
@@ -61,9 +64,6 @@ const original = {
   lstat: fs.promises.lstat,
   stat: fs.promises.stat,
   readdir: fs.promises.readdir,
-  writeFile: fs.promises.writeFile,
-  chmod: fs.promises.chmod,
-  truncate: fs.promises.truncate,
 };
 
 export class StepGate {
@@ -235,11 +235,7 @@ function wrapPromise(name: string, changes: ((args: unknown[]) => [unknown, unkn
       if (!paths || (await changesNothing(name, args))) return fn.apply(this, args);
       const step = gate.step(name, paths[0], paths[1]);
       if (!step) return NEVER;
-      const kept = frozenArgs(args);
-      step.replay =
-        name === "open"
-          ? async () => (await (fn.apply(P, kept) as Promise<fs.promises.FileHandle>)).close()
-          : () => fn.apply(P, kept) as Promise<unknown>;
+      step.replay = syncReplay(name, frozenArgs(args));
       const result = await take(step, () => fn.apply(this, args) as Promise<unknown>);
       if (name === "open") gate.track(result as fs.promises.FileHandle);
       return result;
@@ -247,18 +243,33 @@ function wrapPromise(name: string, changes: ((args: unknown[]) => [unknown, unkn
   };
 }
 
+/**
+ * The same change with the blocking call of the same name: the same system calls, without a thread
+ * pool round trip each (a replay does thousands).
+ */
+function syncReplay(name: string, args: unknown[]): () => void {
+  if (name === "mkdtemp") throw new Error("fs-steps: mkdtemp picks a new name, it cannot be replayed");
+  const call = originalSync[`${name}Sync`];
+  if (!call) throw new Error(`fs-steps: no blocking ${name} to replay with`);
+  if (name === "open")
+    return () => {
+      originalSync.closeSync!(call(...args));
+    };
+  return () => void call(...args);
+}
+
 /** A handle's change, replayed on its path (the file a writer has open is still at that name). */
-function handleReplay(name: string, file: string, args: unknown[]): () => Promise<unknown> {
+function handleReplay(name: string, file: string, args: unknown[]): () => void {
   const kept = frozenArgs(args);
   switch (name) {
     case "chmod":
-      return () => original.chmod(file, kept[0] as number);
+      return () => originalSync.chmodSync!(file, kept[0]);
     case "truncate":
-      return () => original.truncate(file, kept[0] as number);
+      return () => originalSync.truncateSync!(file, kept[0]);
     case "appendFile":
-      return () => original.writeFile(file, kept[0] as string, { flag: "a" });
+      return () => originalSync.appendFileSync!(file, kept[0]);
     default:
-      return () => original.writeFile(file, kept[0] as string);
+      return () => originalSync.writeFileSync!(file, kept[0]);
   }
 }
 
@@ -306,7 +317,8 @@ async function rmWalk(p: string, options: fs.RmOptions | undefined): Promise<voi
     return;
   }
   if (!options?.recursive) return original.rm(p, options); // Node's own "is a directory" error
-  for (const name of await fs.promises.readdir(p)) await rmWalk(path.join(p, name), { ...options, force: true });
+  for (const name of await fs.promises.readdir(p))
+    await rmWalk(path.join(p, name), { ...options, force: true });
   await fs.promises.rmdir(p);
 }
 
@@ -388,8 +400,7 @@ export function installFsSteps(): void {
       if (!gate || !paths) return fn.apply(this, args);
       const step = gate.step(name, paths[0], paths[1]);
       if (!step) throw new Error(`fs-steps: stopped before ${name} ${String(paths[0])}`);
-      const kept = frozenArgs(args);
-      step.replay = async () => fn.apply(S, kept);
+      step.replay = syncReplay(name.replace(/Sync$/, ""), frozenArgs(args));
       try {
         return fn.apply(this, args);
       } catch (error) {
@@ -402,10 +413,11 @@ export function installFsSteps(): void {
 }
 
 /** Does steps 1…`upTo` of a recorded run again, in order, with the original calls. */
-export async function replaySteps(steps: FsStep[], upTo: number): Promise<void> {
+export function replaySteps(steps: FsStep[], upTo: number): void {
   for (const step of steps.slice(0, upTo)) {
     if (step.failed) continue;
-    if (!step.replay) throw new Error(`fs-steps: step ${step.n} (${step.op} ${step.path}) cannot be replayed`);
-    await step.replay();
+    if (!step.replay)
+      throw new Error(`fs-steps: step ${step.n} (${step.op} ${step.path}) cannot be replayed`);
+    step.replay();
   }
 }

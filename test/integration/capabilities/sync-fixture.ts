@@ -1,8 +1,6 @@
 // Shared set-up for the capability sync tests: a temp home, a real package server, a real
 // CapabilitySync, payload builders that publish packages on the server, and tree snapshots.
-import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
-import path from "node:path";
 import { createLogger } from "../../../src/core/log.js";
 import { CapabilitySync, type SyncLimits, type SyncProgress } from "../../../src/core/capabilities/index.js";
 import type { LinkOptions } from "../../../src/core/capabilities/io/links.js";

@@ -24,8 +24,10 @@ import { writeFileAtomic } from "../../store/index.js";
 import { isRecord } from "../../../shared/is-record.js";
 import {
   COPY_MARKER,
+  copyMarkerText,
   inspectRuntimePath,
   isInside,
+  parseCopyMarker,
   placeLink,
   removeEmptyFolders,
   type LinkOptions,
@@ -61,6 +63,8 @@ interface SyncedPlugin {
   version: string;
   enabled: boolean;
   storePath: string;
+  /** The package's checksum, when the backend sent one: a copy of another package is copied again. */
+  checksum?: string;
 }
 
 export interface CodexPluginOutcome {
@@ -90,6 +94,7 @@ function syncedPlugins(manifest: CapabilityManifest, home: string): SyncedPlugin
       version,
       enabled: entry.enabled !== false,
       storePath: path.resolve(manifestPath(entry.store_path, home)),
+      ...(entry.checksum !== undefined && { checksum: entry.checksum }),
     });
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -116,7 +121,7 @@ async function listedKeys(root: string): Promise<Set<string>> {
 }
 
 interface CacheState {
-  /** Gatehouse's copies by key: version folder → the store folder it copies. */
+  /** Gatehouse's copies by key: version folder → its marker (the store folder and package it copies). */
   owned: Map<string, Map<string, string>>;
   /** Keys whose cache folder holds something that is not Gatehouse's copy. */
   foreign: Set<string>;
@@ -134,7 +139,10 @@ async function readCache(cacheDir: string, options: LinkOptions): Promise<CacheS
         const seen = await inspectRuntimePath(folder, { ...options, copies: new Set([folder]) });
         if (seen.kind === "owned" && seen.copy) {
           const copies = state.owned.get(key) ?? new Map<string, string>();
-          copies.set(folder, seen.target);
+          const marker = parseCopyMarker(
+            await fs.readFile(path.join(folder, COPY_MARKER), "utf8").catch(() => ""),
+          );
+          copies.set(folder, copyMarkerText(seen.target, marker.packageId ?? undefined));
           state.owned.set(key, copies);
         } else if (seen.kind !== "absent") state.foreign.add(key);
       }
@@ -165,13 +173,16 @@ async function removeCacheCopy(folder: string, cacheDir: string): Promise<void> 
 }
 
 /** A real folder copy of the store folder at `folder` (Codex skips links there), marked as Gatehouse's. */
-async function placeCacheCopy(folder: string, storePath: string, cacheDir: string): Promise<void> {
+async function placeCacheCopy(folder: string, plugin: SyncedPlugin, cacheDir: string): Promise<void> {
+  const { storePath } = plugin;
   await fs.mkdir(cacheDir, { recursive: true, mode: 0o755 });
   // Built outside the plugin's folder: Codex takes any folder there as a version.
   const temp = copyTemp(cacheDir);
   try {
     await fs.cp(storePath, temp, { recursive: true, verbatimSymlinks: true });
-    await fs.writeFile(path.join(temp, COPY_MARKER), `${storePath}\n`, { mode: 0o644 });
+    await fs.writeFile(path.join(temp, COPY_MARKER), copyMarkerText(storePath, plugin.checksum), {
+      mode: 0o644,
+    });
     await fs.mkdir(path.dirname(folder), { recursive: true, mode: 0o755 });
     await removeCacheCopy(folder, cacheDir); // the caller checked it is Gatehouse's copy
     await fs.rename(temp, folder);
@@ -256,7 +267,9 @@ export async function syncCodexPlugins(
   for (const plugin of accepted) {
     const folder = path.join(cacheDir, plugin.marketplace, plugin.name, plugin.version);
     const copies = cache.owned.get(plugin.key) ?? new Map<string, string>();
-    if (copies.get(folder) !== plugin.storePath) await placeCacheCopy(folder, plugin.storePath, cacheDir);
+    // a package replaced in its store folder (same version, new checksum) is copied again
+    if (copies.get(folder) !== copyMarkerText(plugin.storePath, plugin.checksum))
+      await placeCacheCopy(folder, plugin, cacheDir);
     for (const other of copies.keys()) if (other !== folder) await removeCacheCopy(other, cacheDir);
   }
 

@@ -10,7 +10,6 @@
 // repaired at the next start, before the first heartbeat: the sync is undone if the manifest does not
 // record it, finished if it does (reconcile.ts).
 import fs from "node:fs/promises";
-import path from "node:path";
 import type { Logger } from "../../log.js";
 import type { AppPaths } from "../../paths.js";
 import { DEFAULT_ARCHIVE_LIMITS, extractPackage, type ArchiveLimits } from "./archive.js";
@@ -183,7 +182,12 @@ export class CapabilitySync {
     return this.enqueue(async () => {
       try {
         await removeLeftovers(this.paths);
-        await undoInterruptedSync({ paths: this.paths, store: this.store, logger: this.logger, now: this.now });
+        await undoInterruptedSync({
+          paths: this.paths,
+          store: this.store,
+          logger: this.logger,
+          now: this.now,
+        });
       } catch (error) {
         this.logger.error("could not undo an interrupted capability sync", { error: errorText(error) });
       }
@@ -397,9 +401,13 @@ export class CapabilitySync {
       this.logger.error("capability sync could not be applied; restoring the last synced state", {
         error: errorText(error),
       });
-      await undoInterruptedSync({ paths: this.paths, store: this.store, logger: this.logger, now: this.now }).catch(
-        (caught: unknown) =>
-          this.logger.error("could not undo the sync", { error: errorText(caught) }),
+      await undoInterruptedSync({
+        paths: this.paths,
+        store: this.store,
+        logger: this.logger,
+        now: this.now,
+      }).catch((caught: unknown) =>
+        this.logger.error("could not undo the sync", { error: errorText(caught) }),
       );
       await reconcileRuntime({
         paths: this.paths,
@@ -497,7 +505,12 @@ export class CapabilitySync {
       if (fresh.ok) claude = fresh.value;
     }
     const keys = [...stage.payload.plugins.map((p) => p.key), ...stage.removedPlugins.map(([key]) => key)];
-    const journal: SyncJournal = { version: 1, revision: stage.old.revision, swaps, ...registryBefore(claude, keys) };
+    const journal: SyncJournal = {
+      version: 1,
+      revision: stage.old.revision,
+      swaps,
+      ...registryBefore(claude, keys),
+    };
     await writeSyncJournal(this.paths, journal);
     return journal;
   }

@@ -19,7 +19,12 @@ import { z } from "zod";
 import type { Logger } from "../../log.js";
 import type { AppPaths } from "../../paths.js";
 import { writeFileAtomic } from "../../store/index.js";
-import { claudeFilePaths, ClaudeRegistryPatch, writeClaudeFiles, type ClaudeFiles } from "./claude-registry.js";
+import {
+  claudeFilePaths,
+  ClaudeRegistryPatch,
+  writeClaudeFiles,
+  type ClaudeFiles,
+} from "./claude-registry.js";
 import { isInside } from "./links.js";
 import { loadManifest } from "./manifest.js";
 import type { CapabilityStore } from "./store.js";
@@ -62,7 +67,10 @@ export function registryBefore(
   return { plugins, enabledPlugins };
 }
 
-export async function writeSyncJournal(paths: Pick<AppPaths, "capabilitiesDir">, journal: SyncJournal): Promise<void> {
+export async function writeSyncJournal(
+  paths: Pick<AppPaths, "capabilitiesDir">,
+  journal: SyncJournal,
+): Promise<void> {
   await writeFileAtomic(syncJournalFile(paths), `${JSON.stringify(journal, null, 2)}\n`, {
     mode: 0o600,
     dirMode: 0o700,
@@ -79,7 +87,8 @@ export async function closeSyncJournal(
   await fs.rm(syncJournalFile(paths), { force: true });
 }
 
-type JournalRead = { status: "none" } | { status: "ok"; journal: SyncJournal } | { status: "invalid"; error: string };
+type JournalRead =
+  { status: "none" } | { status: "ok"; journal: SyncJournal } | { status: "invalid"; error: string };
 
 async function readSyncJournal(file: string): Promise<JournalRead> {
   let text: string;
@@ -156,7 +165,11 @@ export async function undoInterruptedSync(deps: UndoDeps): Promise<UndoOutcome> 
   for (const entry of journal.plugins) patch.restorePlugin(entry.key, entry.previous);
   for (const entry of journal.enabledPlugins) patch.restoreEnabled(entry.key, entry.previous);
   if (!patch.isEmpty) {
-    const written = await writeClaudeFiles(claudeFilePaths(paths.claudeHome), patch, (deps.now ?? (() => new Date()))());
+    const written = await writeClaudeFiles(
+      claudeFilePaths(paths.claudeHome),
+      patch,
+      (deps.now ?? (() => new Date()))(),
+    );
     if (!written.ok) logger.warn("could not put the Claude plugin registry back", { error: written.error });
   }
   await fs.rm(file, { force: true });
