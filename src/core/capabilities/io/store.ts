@@ -66,10 +66,13 @@ export class CapabilityStore {
     return path.join(this.pluginsDir, `${installedPluginId}-${marketplace}-${name}-${version}`);
   }
 
-  /** Start-up: empties the work folders left by an interrupted sync and makes sure the layout exists. */
-  async prepare(): Promise<void> {
+  /**
+   * Start-up: empties the work folders left by an interrupted sync and makes sure the layout exists.
+   * `keepTrash` while a sync journal still needs the old folders there (sync-journal.ts).
+   */
+  async prepare(options: { keepTrash?: boolean } = {}): Promise<void> {
     await fs.rm(this.stagingDir, { recursive: true, force: true });
-    await fs.rm(this.trashDir, { recursive: true, force: true });
+    if (!options.keepTrash) await fs.rm(this.trashDir, { recursive: true, force: true });
     await this.ensureLayout();
   }
 

@@ -61,6 +61,7 @@ import {
 import { fail, SyncRun } from "../sync-run.js";
 import {
   closeSyncJournal,
+  hasSyncJournal,
   registryBefore,
   undoInterruptedSync,
   writeSyncJournal,
@@ -191,7 +192,8 @@ export class CapabilitySync {
       } catch (error) {
         this.logger.error("could not undo an interrupted capability sync", { error: errorText(error) });
       }
-      await this.store.prepare();
+      // A journal that could not be undone keeps the old folders in `.trash` for the next start.
+      await this.store.prepare({ keepTrash: await hasSyncJournal(this.paths) });
       try {
         await this.links.refreshStoreRoots();
         await reconcileRuntime({

@@ -77,14 +77,22 @@ export async function writeSyncJournal(
   });
 }
 
-/** After the manifest recorded the sync: the old folders and the journal go. */
+/**
+ * After the manifest recorded the sync: the old folders and the journal go. Never throws: the sync is
+ * done, and whatever stays (the journal of a recorded sync, folders in `.trash`) goes at the next start.
+ */
 export async function closeSyncJournal(
   paths: Pick<AppPaths, "capabilitiesDir">,
   store: CapabilityStore,
   journal: SyncJournal,
 ): Promise<void> {
-  for (const swap of journal.swaps) await store.discard(swap.previous);
-  await fs.rm(syncJournalFile(paths), { force: true });
+  for (const swap of journal.swaps) await store.discard(swap.previous).catch(() => undefined);
+  await fs.rm(syncJournalFile(paths), { force: true }).catch(() => undefined);
+}
+
+/** Whether a journal is still there (one start-up could not undo: its old folders must stay). */
+export async function hasSyncJournal(paths: Pick<AppPaths, "capabilitiesDir">): Promise<boolean> {
+  return exists(syncJournalFile(paths));
 }
 
 type JournalRead =
