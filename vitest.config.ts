@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     reporters: ["default"],
-    globalSetup: ["test/support/global-setup.ts"],
+    // scripts/loop-flaky.mjs builds once and then runs vitest many times
+    globalSetup: process.env.GATEHOUSE_TESTS_BUILT ? [] : ["test/support/global-setup.ts"],
   },
 });

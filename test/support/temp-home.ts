@@ -16,8 +16,10 @@ export interface TempHome {
 export async function makeTempHome(
   prefix = "gatehouse-test-",
   extraEnv: Record<string, string> = {},
+  /** Where the folder goes (default: the system temp folder). */
+  parent: string = os.tmpdir(),
 ): Promise<TempHome> {
-  const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  const home = await fs.realpath(await fs.mkdtemp(path.join(parent, prefix)));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,

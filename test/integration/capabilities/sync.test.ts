@@ -338,6 +338,26 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
     expect(second).toMatchObject({ version: "2.0", installedAt: first?.installedAt });
   });
 
+  it("gives Codex a fresh copy when a plugin's package changes without a new version", async () => {
+    const r = runtime(h);
+    const publish = async (rev: string) =>
+      publishPlugin(h.server, {
+        id: 5,
+        name: "p",
+        marketplace: "mp",
+        version: "1.0",
+        bytes: await pluginZip("p", { extra: [{ name: "rev.txt", data: rev }] }),
+      });
+    await h.sync.applySync({ mode: "merge", plugins: [await publish("one")] });
+    const copy = path.join(r.XH, "plugins", "cache", "mp", "p", "1.0");
+    expect(await fs.readFile(path.join(copy, "rev.txt"), "utf8")).toBe("one");
+    expect(items(await h.sync.applySync({ mode: "merge", plugins: [await publish("two")] })).success).toBe(
+      true,
+    );
+    expect(await fs.readFile(path.join(r.store, "plugins", "5-mp-p-1.0", "rev.txt"), "utf8")).toBe("two");
+    expect(await fs.readFile(path.join(copy, "rev.txt"), "utf8")).toBe("two");
+  });
+
   it("keeps a disabled plugin installed and linked with enabledPlugins false", async () => {
     const r = runtime(h);
     const p = publishPlugin(h.server, {
@@ -870,10 +890,18 @@ describe("queue, progress and status", () => {
     );
     await fs.writeFile(path.join(r.CH, ".settings.json.gatehouse-0123456789ab"), "partial");
     await fs.writeFile(path.join(r.CH, ".settings.json.backup"), "the user's");
+    await fs.writeFile(
+      path.join(r.CH, "plugins", ".known_marketplaces.json.gatehouse-0123456789ab"),
+      "partial",
+    );
+    await fs.mkdir(r.XH, { recursive: true });
+    await fs.writeFile(path.join(r.XH, ".config.toml.gatehouse-0123456789ab"), "partial");
+    await fs.writeFile(path.join(r.XH, ".config.toml.gatehouse-mine"), "the user's");
     await h.sync.startup();
     expect(await fs.readdir(path.join(r.store, ".staging"))).toEqual([]);
     expect(await fs.readdir(path.join(r.CH, "plugins"))).toEqual([]);
     expect(await fs.readdir(r.CH)).toEqual([".settings.json.backup", "plugins"]);
+    expect(await fs.readdir(r.XH)).toEqual([".config.toml.gatehouse-mine"]);
   });
 
   it("repairs links and registry entries an interrupted sync left behind instead of reporting a conflict", async () => {

@@ -127,6 +127,9 @@ export interface RegistryPlugin {
 export class ClaudeRegistryPatch {
   readonly plugins = new Map<string, RegistryPlugin | null>();
   readonly enabled = new Map<string, boolean | null>();
+  /** Values put back exactly as they were (undoing an interrupted sync); undefined: the key goes. */
+  readonly previousPlugins = new Map<string, unknown>();
+  readonly previousEnabled = new Map<string, unknown>();
 
   setPlugin(key: string, plugin: RegistryPlugin): void {
     this.plugins.set(key, plugin);
@@ -138,8 +141,20 @@ export class ClaudeRegistryPatch {
   setEnabled(key: string, enabled: boolean): void {
     this.enabled.set(key, enabled);
   }
+  restorePlugin(key: string, previous: unknown): void {
+    this.previousPlugins.set(key, previous);
+  }
+  restoreEnabled(key: string, previous: unknown): void {
+    this.previousEnabled.set(key, previous);
+  }
+  get touchesRegistry(): boolean {
+    return this.plugins.size > 0 || this.previousPlugins.size > 0;
+  }
+  get touchesSettings(): boolean {
+    return this.enabled.size > 0 || this.previousEnabled.size > 0;
+  }
   get isEmpty(): boolean {
-    return this.plugins.size === 0 && this.enabled.size === 0;
+    return !this.touchesRegistry && !this.touchesSettings;
   }
 }
 
@@ -169,15 +184,23 @@ function applyRegistry(file: Json, patch: ClaudeRegistryPatch, now: string): Jso
       plugins[key] = [registryEntry(plugin, existing, now), ...others];
     }
   }
+  for (const [key, previous] of patch.previousPlugins) {
+    if (previous === undefined) delete plugins[key];
+    else plugins[key] = previous;
+  }
   return file.plugins === undefined && Object.keys(plugins).length === 0 ? { ...file } : { ...file, plugins };
 }
 
 function applySettings(file: Json, patch: ClaudeRegistryPatch): Json {
-  if (patch.enabled.size === 0) return file;
+  if (!patch.touchesSettings) return file;
   const enabled: Json = { ...((file.enabledPlugins as Json | undefined) ?? {}) };
   for (const [key, value] of patch.enabled) {
     if (value === null) delete enabled[key];
     else enabled[key] = value;
+  }
+  for (const [key, previous] of patch.previousEnabled) {
+    if (previous === undefined) delete enabled[key];
+    else enabled[key] = previous;
   }
   if (file.enabledPlugins === undefined && Object.keys(enabled).length === 0) return file;
   return { ...file, enabledPlugins: enabled };
@@ -218,7 +241,7 @@ export async function writeClaudeFiles(
   const settings = await readSettings(paths.settings);
   if (!settings.ok) return settings;
   const stamp = now.toISOString();
-  if (patch.plugins.size > 0) {
+  if (patch.touchesRegistry) {
     const next = applyRegistry(registry.value, patch, stamp);
     if (JSON.stringify(next) !== JSON.stringify(registry.value)) {
       await writeFileAtomic(await writeTarget(paths.registry), format(next), { keepMode: true, mode: 0o600 });

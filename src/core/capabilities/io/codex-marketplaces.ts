@@ -24,8 +24,10 @@ import { writeFileAtomic } from "../../store/index.js";
 import { isRecord } from "../../../shared/is-record.js";
 import {
   COPY_MARKER,
+  copyMarkerText,
   inspectRuntimePath,
   isInside,
+  parseCopyMarker,
   placeLink,
   removeEmptyFolders,
   type LinkOptions,
@@ -61,6 +63,8 @@ interface SyncedPlugin {
   version: string;
   enabled: boolean;
   storePath: string;
+  /** The package's checksum, when the backend sent one: a copy of another package is copied again. */
+  checksum?: string;
 }
 
 export interface CodexPluginOutcome {
@@ -90,6 +94,7 @@ function syncedPlugins(manifest: CapabilityManifest, home: string): SyncedPlugin
       version,
       enabled: entry.enabled !== false,
       storePath: path.resolve(manifestPath(entry.store_path, home)),
+      ...(entry.checksum !== undefined && { checksum: entry.checksum }),
     });
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -116,7 +121,7 @@ async function listedKeys(root: string): Promise<Set<string>> {
 }
 
 interface CacheState {
-  /** Gatehouse's copies by key: version folder → the store folder it copies. */
+  /** Gatehouse's copies by key: version folder → its marker (the store folder and package it copies). */
   owned: Map<string, Map<string, string>>;
   /** Keys whose cache folder holds something that is not Gatehouse's copy. */
   foreign: Set<string>;
@@ -134,7 +139,10 @@ async function readCache(cacheDir: string, options: LinkOptions): Promise<CacheS
         const seen = await inspectRuntimePath(folder, { ...options, copies: new Set([folder]) });
         if (seen.kind === "owned" && seen.copy) {
           const copies = state.owned.get(key) ?? new Map<string, string>();
-          copies.set(folder, seen.target);
+          const marker = parseCopyMarker(
+            await fs.readFile(path.join(folder, COPY_MARKER), "utf8").catch(() => ""),
+          );
+          copies.set(folder, copyMarkerText(seen.target, marker.packageId ?? undefined));
           state.owned.set(key, copies);
         } else if (seen.kind !== "absent") state.foreign.add(key);
       }
@@ -143,16 +151,40 @@ async function readCache(cacheDir: string, options: LinkOptions): Promise<CacheS
   return state;
 }
 
+/** A temp name in the cache root for a copy being built or taken away (swept at every registration). */
+function copyTemp(cacheDir: string): string {
+  return path.join(cacheDir, `${COPY_TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
+}
+
+/**
+ * Deletes Gatehouse's copy at `folder`: renamed out of Codex's view first, then deleted. Deleted in
+ * place, a kill part way would leave a folder without its marker — a plugin Codex installed itself,
+ * as far as anyone can tell, which keeps the plugin out of Codex for good (issue 30).
+ */
+async function removeCacheCopy(folder: string, cacheDir: string): Promise<void> {
+  const temp = copyTemp(cacheDir);
+  try {
+    await fs.rename(folder, temp);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  await fs.rm(temp, { recursive: true, force: true });
+}
+
 /** A real folder copy of the store folder at `folder` (Codex skips links there), marked as Gatehouse's. */
-async function placeCacheCopy(folder: string, storePath: string, cacheDir: string): Promise<void> {
+async function placeCacheCopy(folder: string, plugin: SyncedPlugin, cacheDir: string): Promise<void> {
+  const { storePath } = plugin;
   await fs.mkdir(cacheDir, { recursive: true, mode: 0o755 });
   // Built outside the plugin's folder: Codex takes any folder there as a version.
-  const temp = path.join(cacheDir, `${COPY_TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
+  const temp = copyTemp(cacheDir);
   try {
     await fs.cp(storePath, temp, { recursive: true, verbatimSymlinks: true });
-    await fs.writeFile(path.join(temp, COPY_MARKER), `${storePath}\n`, { mode: 0o644 });
+    await fs.writeFile(path.join(temp, COPY_MARKER), copyMarkerText(storePath, plugin.checksum), {
+      mode: 0o644,
+    });
     await fs.mkdir(path.dirname(folder), { recursive: true, mode: 0o755 });
-    await fs.rm(folder, { recursive: true, force: true }); // the caller checked it is Gatehouse's copy
+    await removeCacheCopy(folder, cacheDir); // the caller checked it is Gatehouse's copy
     await fs.rename(temp, folder);
   } catch (error) {
     await fs.rm(temp, { recursive: true, force: true });
@@ -235,9 +267,10 @@ export async function syncCodexPlugins(
   for (const plugin of accepted) {
     const folder = path.join(cacheDir, plugin.marketplace, plugin.name, plugin.version);
     const copies = cache.owned.get(plugin.key) ?? new Map<string, string>();
-    if (copies.get(folder) !== plugin.storePath) await placeCacheCopy(folder, plugin.storePath, cacheDir);
-    for (const other of copies.keys())
-      if (other !== folder) await fs.rm(other, { recursive: true, force: true });
+    // a package replaced in its store folder (same version, new checksum) is copied again
+    if (copies.get(folder) !== copyMarkerText(plugin.storePath, plugin.checksum))
+      await placeCacheCopy(folder, plugin, cacheDir);
+    for (const other of copies.keys()) if (other !== folder) await removeCacheCopy(other, cacheDir);
   }
 
   // 2. config.toml: Gatehouse's tables only.
@@ -291,7 +324,7 @@ export async function syncCodexPlugins(
   for (const [key, copies] of cache.owned) {
     if (acceptedKeys.has(key)) continue;
     for (const folder of copies.keys()) {
-      await fs.rm(folder, { recursive: true, force: true });
+      await removeCacheCopy(folder, cacheDir);
       await removeEmptyFolders(path.dirname(folder), path.dirname(cacheDir)); // cache/ too, once empty
     }
   }

@@ -7,8 +7,22 @@ import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
-/** A folder copied where links are impossible; this marker inside names the store folder it copies. */
+/**
+ * A folder copied where links are impossible (or where Codex reads real folders only); this marker
+ * inside names the store folder it copies on its first line, and, on a second line when there is one,
+ * the package it copied (its checksum): a package replaced in the same store folder is copied again.
+ */
 export const COPY_MARKER = ".gatehouse-copy";
+
+export function copyMarkerText(target: string, packageId?: string): string {
+  return `${path.resolve(target)}\n${packageId ? `${packageId}\n` : ""}`;
+}
+
+/** The store folder a marker names (its first line) and the package it records, if any. */
+export function parseCopyMarker(text: string): { target: string; packageId: string | null } {
+  const [first, second] = text.split("\n");
+  return { target: (first ?? "").trim(), packageId: second?.trim() || null };
+}
 
 /**
  * Where a link (or copy) is built before it is renamed over `linkPath`: a fixed-length name, so a
@@ -88,7 +102,7 @@ export async function inspectRuntimePath(p: string, options: LinkOptions): Promi
   }
   if (stat.isDirectory() && options.copies?.has(p)) {
     const marker = await fs.readFile(path.join(p, COPY_MARKER), "utf8").catch(() => null);
-    const target = marker?.trim();
+    const target = marker === null ? null : parseCopyMarker(marker).target;
     if (target && roots.some((root) => isInside(target, root, platform)))
       return { kind: "owned", target, copy: true };
   }
@@ -143,7 +157,7 @@ export async function placeLink(
 async function placeCopy(linkPath: string, target: string, options: LinkOptions): Promise<void> {
   const temp = linkTempPath(linkPath);
   await fs.cp(target, temp, { recursive: true, verbatimSymlinks: true });
-  await fs.writeFile(path.join(temp, COPY_MARKER), `${path.resolve(target)}\n`, { mode: 0o644 });
+  await fs.writeFile(path.join(temp, COPY_MARKER), copyMarkerText(target), { mode: 0o644 });
   const current = await inspectRuntimePath(linkPath, {
     ...options,
     copies: new Set([...(options.copies ?? []), linkPath]),
@@ -157,8 +171,12 @@ async function placeCopy(linkPath: string, target: string, options: LinkOptions)
 }
 
 async function removeOwned(p: string, state: { copy: boolean }): Promise<void> {
-  if (state.copy) await fs.rm(p, { recursive: true, force: true });
-  else await fs.unlink(p);
+  if (!state.copy) return fs.unlink(p);
+  // Out of the way first: a copy deleted where it is loses its marker part way through and would then
+  // look like the user's folder for good (start-up removes the temp name: leftovers.ts).
+  const temp = linkTempPath(p);
+  await fs.rename(p, temp);
+  await fs.rm(temp, { recursive: true, force: true });
 }
 
 /** Removes `p` only when Gatehouse owns it; user content is left alone. */

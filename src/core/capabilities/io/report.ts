@@ -13,7 +13,7 @@ import path from "node:path";
 import type { AppPaths } from "../../paths.js";
 import { canonicalJson, compareCodePoints, sortByCodePoint } from "../canonical-json.js";
 import { claudeFilePaths, readRegistrySync } from "./claude-registry.js";
-import { COPY_MARKER, isInside, resolveStoreRootsSync } from "./links.js";
+import { COPY_MARKER, isInside, parseCopyMarker, resolveStoreRootsSync } from "./links.js";
 import { emptyManifest, loadManifestSync, manifestPath, type CapabilityManifest } from "./manifest.js";
 import { isRecord } from "../../../shared/is-record.js";
 
@@ -147,7 +147,9 @@ function isGatehouseItem(p: string, storeRoots: string[]): boolean {
     return raw !== null && storeRoots.some((root) => isInside(path.resolve(path.dirname(p), raw), root));
   }
   if (!stat.isDirectory()) return false;
-  const marker = (orNull(() => fs.readFileSync(path.join(p, COPY_MARKER), "utf8")) ?? "").trim();
+  const marker = parseCopyMarker(
+    orNull(() => fs.readFileSync(path.join(p, COPY_MARKER), "utf8")) ?? "",
+  ).target;
   return marker !== "" && storeRoots.some((root) => isInside(marker, root));
 }
 

@@ -66,10 +66,13 @@ export class CapabilityStore {
     return path.join(this.pluginsDir, `${installedPluginId}-${marketplace}-${name}-${version}`);
   }
 
-  /** Start-up: empties the work folders left by an interrupted sync and makes sure the layout exists. */
-  async prepare(): Promise<void> {
+  /**
+   * Start-up: empties the work folders left by an interrupted sync and makes sure the layout exists.
+   * `keepTrash` while a sync journal still needs the old folders there (sync-journal.ts).
+   */
+  async prepare(options: { keepTrash?: boolean } = {}): Promise<void> {
     await fs.rm(this.stagingDir, { recursive: true, force: true });
-    await fs.rm(this.trashDir, { recursive: true, force: true });
+    if (!options.keepTrash) await fs.rm(this.trashDir, { recursive: true, force: true });
     await this.ensureLayout();
   }
 
@@ -91,16 +94,23 @@ export class CapabilityStore {
     await fs.rm(dir, { recursive: true, force: true });
   }
 
+  /** A fresh name in `.trash` for a folder a swap will replace (the sync journal records it first). */
+  trashPath(): string {
+    return path.join(this.trashDir, randomBytes(8).toString("hex"));
+  }
+
   /**
    * Moves `staged` to `dest`: the old folder (if any) goes to `.trash` first; if the second rename
-   * fails, it is renamed back, so `dest` never ends up missing because of this call.
+   * fails, it is renamed back, so `dest` never ends up missing because of this call. With `keep`, the
+   * old folder stays at that path in `.trash` (until the manifest records the sync: sync-journal.ts);
+   * otherwise it is deleted at once.
    */
-  async swapIntoPlace(staged: string, dest: string): Promise<void> {
+  async swapIntoPlace(staged: string, dest: string, keep?: string): Promise<void> {
     await fs.mkdir(path.dirname(dest), { recursive: true, mode: 0o755 });
     let trashed: string | null = null;
     if (await exists(dest)) {
       await fs.mkdir(this.trashDir, { recursive: true, mode: 0o755 });
-      trashed = path.join(this.trashDir, randomBytes(8).toString("hex"));
+      trashed = keep ?? this.trashPath();
       await renameWithRetry(dest, trashed, this.options);
     }
     try {
@@ -109,7 +119,7 @@ export class CapabilityStore {
       if (trashed) await renameWithRetry(trashed, dest, this.options);
       throw error;
     }
-    if (trashed) await fs.rm(trashed, { recursive: true, force: true });
+    if (trashed && !keep) await fs.rm(trashed, { recursive: true, force: true });
   }
 
   /** Deletes every entry of `store/skills` and `store/plugins` that no manifest `store_path` names. */

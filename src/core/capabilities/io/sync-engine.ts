@@ -6,10 +6,10 @@
 //      ends here as a hard error with nothing changed;
 //   3. apply: replace-removals, store migrations, swaps, links, MCPs, Claude registry, manifest,
 //      clean-up. It runs to the end once begun (it only renames, links and writes small files).
-// A process killed during stage 3 is repaired at the next start, before the first heartbeat
-// (reconcile.ts).
+// Stage 3 first writes a journal of what it replaces (sync-journal.ts); a process killed during it is
+// repaired at the next start, before the first heartbeat: the sync is undone if the manifest does not
+// record it, finished if it does (reconcile.ts).
 import fs from "node:fs/promises";
-import path from "node:path";
 import type { Logger } from "../../log.js";
 import type { AppPaths } from "../../paths.js";
 import { DEFAULT_ARCHIVE_LIMITS, extractPackage, type ArchiveLimits } from "./archive.js";
@@ -43,6 +43,7 @@ import {
 } from "./manifest.js";
 import { msg, type PackageKind } from "../messages.js";
 import { parseSyncPayload, type SyncPayload } from "../payload.js";
+import { removeLeftovers } from "./leftovers.js";
 import { reconcileRuntime } from "./reconcile.js";
 import { buildCapabilityReport, type CapabilityReport } from "./report.js";
 import { RuntimeLinks } from "./runtime-links.js";
@@ -58,6 +59,14 @@ import {
   type SkillPlan,
 } from "./sync-plan.js";
 import { fail, SyncRun } from "../sync-run.js";
+import {
+  closeSyncJournal,
+  hasSyncJournal,
+  registryBefore,
+  undoInterruptedSync,
+  writeSyncJournal,
+  type SyncJournal,
+} from "./sync-journal.js";
 import type { SyncPhase, SyncProgress } from "../../../shared/schemas/capabilities.js";
 
 export interface SyncLimits extends ArchiveLimits, DownloadLimits {
@@ -117,9 +126,6 @@ export type CancelOutcome = "cancelled" | "applying" | "idle";
 /** Checks and link updates are file system round trips: a few in flight hide their latency. */
 const FS_CONCURRENCY = 8;
 
-/** Temp files of atomic writes that a killed process left next to the files Gatehouse writes. */
-const LEFTOVER_TEMP = /^\.(installed_plugins|settings|manifest|last-sync)\.json\.gatehouse-[0-9a-f]{12}$/;
-
 type Outcome = { ack: SyncAck; record: LastSyncRecord | null };
 
 export class CapabilitySync {
@@ -169,25 +175,25 @@ export class CapabilitySync {
   }
 
   /**
-   * Start-up, before the device connects: empties staging and trash, removes temp files an
-   * interrupted write left behind, and makes links, Claude registry and manifest agree again after a
-   * sync killed half-way (reconcile.ts).
+   * Start-up, before the device connects: removes what an interrupted write left behind, undoes a sync
+   * killed before its manifest was written (sync-journal.ts), empties staging and trash, and makes
+   * links, Claude registry and manifest agree again (reconcile.ts).
    */
   startup(): Promise<void> {
     return this.enqueue(async () => {
-      await this.store.prepare();
-      const dirs = [
-        this.paths.claudeHome,
-        path.join(this.paths.claudeHome, "plugins"),
-        this.paths.capabilitiesDir,
-      ];
-      for (const dir of dirs) {
-        const names = await fs.readdir(dir).catch(() => [] as string[]);
-        for (const name of names.filter((n) => LEFTOVER_TEMP.test(n))) {
-          const file = path.join(dir, name);
-          if ((await fs.lstat(file)).isFile()) await fs.rm(file, { force: true });
-        }
+      try {
+        await removeLeftovers(this.paths);
+        await undoInterruptedSync({
+          paths: this.paths,
+          store: this.store,
+          logger: this.logger,
+          now: this.now,
+        });
+      } catch (error) {
+        this.logger.error("could not undo an interrupted capability sync", { error: errorText(error) });
       }
+      // A journal that could not be undone keeps the old folders in `.trash` for the next start.
+      await this.store.prepare({ keepTrash: await hasSyncJournal(this.paths) });
       try {
         await this.links.refreshStoreRoots();
         await reconcileRuntime({
@@ -397,6 +403,14 @@ export class CapabilitySync {
       this.logger.error("capability sync could not be applied; restoring the last synced state", {
         error: errorText(error),
       });
+      await undoInterruptedSync({
+        paths: this.paths,
+        store: this.store,
+        logger: this.logger,
+        now: this.now,
+      }).catch((caught: unknown) =>
+        this.logger.error("could not undo the sync", { error: errorText(caught) }),
+      );
       await reconcileRuntime({
         paths: this.paths,
         store: this.store,
@@ -441,6 +455,7 @@ export class CapabilitySync {
     removedPlugins: Array<[string, ManifestPlugin]>;
   }): Promise<string[]> {
     const { payload, old, next, run, claude } = stage;
+    const journal = await this.openJournal(stage);
     if (payload.skills.length > 0 || payload.plugins.length > 0) {
       for (const dir of [this.paths.claudeHome, this.paths.codexHome])
         await fs.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -457,10 +472,57 @@ export class CapabilitySync {
     await this.dropOrphanRegistryKeys(orphans, next, claude, run);
 
     // Claude files (only if changed), then the manifest.
-    if (!run.patch.isEmpty) await this.writeRegistry(claudeFilePaths(this.paths.claudeHome), old, next, run);
+    if (!run.patch.isEmpty)
+      await this.writeRegistry(claudeFilePaths(this.paths.claudeHome), old, next, run, stage.pluginPlans);
     await writeManifest(this.paths.capabilityManifest, next);
+    // Recorded: the folders it replaced and the journal go (a kill before this is undone at start-up).
+    await closeSyncJournal(this.paths, this.store, journal);
     await this.registerMarketplaces(next);
     return orphans;
+  }
+
+  /**
+   * Before the first change of stage 3: where each store folder a package replaces in place will wait
+   * until the manifest records the sync, and the Claude registry keys the sync may rewrite with their
+   * values now (sync-journal.ts).
+   */
+  private async openJournal(stage: {
+    payload: SyncPayload;
+    old: CapabilityManifest;
+    claude: ClaudeFiles | null;
+    plans: Plan[];
+    removedPlugins: Array<[string, ManifestPlugin]>;
+  }): Promise<SyncJournal> {
+    const swaps: SyncJournal["swaps"] = [];
+    for (const plan of stage.plans) {
+      if (plan.result.status !== "synced" || !plan.staged || !plan.storePath) continue;
+      if (!(await fs.lstat(plan.storePath).catch(() => null))) continue;
+      plan.previous = this.store.trashPath();
+      swaps.push({ path: plan.storePath, previous: plan.previous });
+    }
+    // The files as they are now: the downloads may have taken a while.
+    let claude = stage.claude;
+    if (claude) {
+      const fresh = await loadClaudeFiles(claudeFilePaths(this.paths.claudeHome));
+      if (fresh.ok) claude = fresh.value;
+    }
+    const keys = [...stage.payload.plugins.map((p) => p.key), ...stage.removedPlugins.map(([key]) => key)];
+    const journal: SyncJournal = {
+      version: 1,
+      revision: stage.old.revision,
+      swaps,
+      ...registryBefore(claude, keys),
+    };
+    await writeSyncJournal(this.paths, journal);
+    return journal;
+  }
+
+  /** An item that failed after its package was swapped in gets its previous folder back. */
+  private async putPreviousBack(plan: Plan): Promise<void> {
+    if (!plan.previous || !plan.storePath) return;
+    if (!(await fs.lstat(plan.previous).catch(() => null))) return;
+    await fs.rename(plan.storePath, this.store.trashPath()).catch(() => undefined);
+    await fs.rename(plan.previous, plan.storePath);
   }
 
   /** The paths of the manifest entries this sync neither updates nor removes: they keep them. */
@@ -514,6 +576,13 @@ export class CapabilitySync {
         } catch (error) {
           fail(plan.result, errorText(error));
           this.logger.warn("capability item failed", { item: plan.item.name, error: errorText(error) });
+          // its manifest entry stays as it was, so its folder does too
+          await this.putPreviousBack(plan).catch((caught: unknown) =>
+            this.logger.warn("could not put the previous package back", {
+              item: plan.item.name,
+              error: errorText(caught),
+            }),
+          );
         }
       }
       if (plan.staged) await this.store.discard(plan.staged).catch(() => undefined);
@@ -699,7 +768,7 @@ export class CapabilitySync {
     const { item } = plan;
     const previous = old.skills[item.name];
     if (plan.staged) {
-      await this.store.swapIntoPlace(plan.staged, plan.storePath);
+      await this.store.swapIntoPlace(plan.staged, plan.storePath, plan.previous);
       plan.staged = undefined;
     }
     // A link already pointing at this folder needs no write (warm syncs); otherwise it is placed,
@@ -751,7 +820,7 @@ export class CapabilitySync {
     }
     const packageChanged = Boolean(plan.staged);
     if (plan.staged) {
-      await this.store.swapIntoPlace(plan.staged, plan.storePath);
+      await this.store.swapIntoPlace(plan.staged, plan.storePath, plan.previous);
       plan.staged = undefined;
     }
     const links = [plan.claudeLink, plan.codexLink];
@@ -798,6 +867,7 @@ export class CapabilitySync {
     old: CapabilityManifest,
     next: CapabilityManifest,
     run: SyncRun,
+    pluginPlans: PluginPlan[],
   ): Promise<void> {
     let error: string | null = null;
     try {
@@ -812,6 +882,8 @@ export class CapabilitySync {
       const previous = old.plugins[key];
       if (previous) next.plugins[key] = previous;
       else delete next.plugins[key];
+      const plan = pluginPlans.find((p) => p.item.key === key);
+      if (plan) await this.putPreviousBack(plan).catch(() => undefined);
       if (owner.kind === "item") fail(owner.result, error);
       else
         run.removalFailed({

@@ -27,6 +27,8 @@ export interface SkillPlan {
   /** The item is current in a folder named the earlier way: moved to `storePath` before any swap. */
   migrateFrom?: string;
   staged?: string;
+  /** Where the folder the package replaces waits in `.trash` until the commit (sync-journal.ts). */
+  previous?: string;
 }
 
 export interface PluginPlan {
@@ -41,6 +43,7 @@ export interface PluginPlan {
   linksInPlace: boolean;
   migrateFrom?: string;
   staged?: string;
+  previous?: string;
 }
 
 export type Plan = SkillPlan | PluginPlan;
