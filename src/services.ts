@@ -43,6 +43,7 @@ import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task
 import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SafeStorageLike, type SecretStore } from "./secrets/secret-store.js";
 import { httpPackageDownloader } from "./device/package-download.js";
+import { runWorkspaceCommand } from "./executor/workspace-files/workspace-files.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -333,6 +334,18 @@ function createDeviceSide(
     logger,
     capabilities,
     tasks,
+    // The web UI's file browser and editor: both sides' roots, the file gate's places, audited writes.
+    workspaceFiles: {
+      run: (command) =>
+        runWorkspaceCommand(command, {
+          workdir,
+          places: () => fileGatePlaces(paths, env, workdir.workspaceRoot),
+          env,
+          audit: gateDeps.audit,
+          logger: logger.child("workspace-files"),
+          ...(options.now ? { now: options.now } : {}),
+        }),
+    },
     commands: createBackendCommands({
       runGated: ({ recheckCwd, ...request }) =>
         gateAndRun(request, {

@@ -10,6 +10,12 @@ import { makeZip } from "./zip.js";
 import { startPackageServer, type PackageServer } from "./package-server.js";
 import { defaultCatalogue, type Catalogue, type InstalledIds } from "./catalogue.js";
 import { handleRestRequest } from "./rest.js";
+import {
+  jsonPostProcessor,
+  SOCKET_ACK_GRACE_SECONDS,
+  workspaceCommandPayload,
+  type WorkspaceCommandOptions,
+} from "./device-commands.js";
 
 export interface CapturedEvent {
   event: string;
@@ -306,6 +312,23 @@ export class TestBackend {
 
   executeCommand(deviceId: string, payload: unknown, timeoutMs = 30_000): Promise<unknown> {
     return this.call(deviceId, "device:execute_command", payload, timeoutMs);
+  }
+
+  /**
+   * A web UI file-browser command (`workspace_tree`, `workspace_read_text_file`, …) as the backend sends
+   * it and as its HTTP API returns it: the device's ack through the `json` post-processor.
+   */
+  async workspaceCommand(
+    deviceId: string,
+    commandKey: string,
+    options: WorkspaceCommandOptions,
+  ): Promise<Record<string, unknown>> {
+    const payload = workspaceCommandPayload(commandKey, options);
+    const timeoutMs = ((payload.timeout_seconds as number) + SOCKET_ACK_GRACE_SECONDS) * 1000;
+    const result = await this.call(deviceId, "device:execute_command", payload, timeoutMs);
+    if (typeof result !== "object" || result === null || Array.isArray(result))
+      throw new Error("Command RPC returned an invalid response");
+    return jsonPostProcessor(result as Record<string, unknown>);
   }
 
   /** The `device:sync_capabilities` payload for installed ids (unknown ids are left out). */

@@ -86,3 +86,19 @@ export interface GatedCommandResult {
 }
 
 export type RunGated = (request: GatedCommandRequest) => Promise<GatedCommandResult>;
+
+/** A `workspace_*` command as the device hands it on (device/workspace-command.ts reads the payload). */
+export interface WorkspaceCommandRequest {
+  commandKey: string;
+  path: string | null;
+  args: string[];
+  env: Record<string, string>;
+  stdin: string | null;
+}
+
+export type WorkspaceOutcome = { ok: true; stdout: Record<string, unknown> } | { ok: false; error: string };
+
+/** The workspace file commands, answered natively within both sides' roots (executor/workspace-files). */
+export interface WorkspaceFilesPort {
+  run(command: WorkspaceCommandRequest): Promise<WorkspaceOutcome>;
+}

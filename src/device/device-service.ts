@@ -16,7 +16,7 @@ import {
   type ConnectionState,
   type ConnectionTimings,
 } from "./connection.js";
-import type { CapabilitiesPort, CommandPort, TaskRegistry } from "./deps.js";
+import type { CapabilitiesPort, CommandPort, TaskRegistry, WorkspaceFilesPort } from "./deps.js";
 import { attachEventHandlers } from "./event-handlers.js";
 import { buildHeartbeatPayload, EMPTY_CAPABILITY_REPORT } from "./heartbeat-payload.js";
 import { watchCredentials } from "./credentials-signal.js";
@@ -31,6 +31,8 @@ export interface DeviceServiceOptions {
   logger: Logger;
   capabilities: CapabilitiesPort;
   commands: CommandPort;
+  /** The `workspace_*` commands of `device:execute_command` (absent: refused with an answer). */
+  workspaceFiles?: WorkspaceFilesPort;
   /** Default: the idle registry (no task runner yet; cancels remembered, close-session acked). */
   tasks?: TaskRegistry;
   now?: () => number;
@@ -119,6 +121,7 @@ export class DeviceService {
         attachEventHandlers(socket, session, {
           capabilities: options.capabilities,
           commands: options.commands,
+          ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
           tasks: this.tasks,
           taskEvents: this.connection.taskEvents,
           logger,

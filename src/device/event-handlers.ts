@@ -10,8 +10,21 @@ import { describeZodError } from "../core/store/index.js";
 import { capCommandAck } from "./ack-size.js";
 import { notRunAck } from "./backend-command.js";
 import type { LiveSession } from "./connection.js";
-import type { CapabilitiesPort, CommandAck, CommandPort, TaskEventSink, TaskRegistry } from "./deps.js";
+import type {
+  CapabilitiesPort,
+  CommandAck,
+  CommandPort,
+  TaskEventSink,
+  TaskRegistry,
+  WorkspaceFilesPort,
+} from "./deps.js";
 import { isRejectedFrame, shortText } from "./frame-budget.js";
+import {
+  isWorkspaceCommandKey,
+  workspaceAck,
+  workspaceErrorAck,
+  workspaceRequest,
+} from "./workspace-command.js";
 import {
   CloseSessionPayloadSchema,
   TaskCancelPayloadSchema,
@@ -30,6 +43,8 @@ export interface HandlerDeps {
   tasks: TaskRegistry;
   taskEvents: TaskEventSink;
   logger: Logger;
+  /** The `workspace_*` commands (absent: refused with an answer). */
+  workspaceFiles?: WorkspaceFilesPort;
   /** Work running off the socket handler, so the service can wait for it (stop, tests). */
   track?: (kind: "sync" | "command" | "session", work: Promise<unknown>) => void;
 }
@@ -76,6 +91,29 @@ function guardedOn(
 }
 
 const failure = (error: string) => ({ success: false, error });
+
+/** A `workspace_*` command: answered natively, never through the exec policy (it runs nothing). */
+async function answerWorkspaceCommand(
+  payload: unknown,
+  ack: Ack | undefined,
+  deps: HandlerDeps,
+  logger: Logger,
+): Promise<void> {
+  const started = performance.now();
+  const request = workspaceRequest(payload);
+  let reply: unknown;
+  if (typeof request === "string") reply = workspaceErrorAck(request);
+  else if (!deps.workspaceFiles) reply = workspaceErrorAck("Workspace file commands are not available");
+  else {
+    try {
+      reply = workspaceAck(await deps.workspaceFiles.run(request), (performance.now() - started) / 1000);
+    } catch (error) {
+      logger.error("A workspace file command failed unexpectedly", { error });
+      reply = workspaceErrorAck(`Workspace file operation failed: ${(error as Error).message}`);
+    }
+  }
+  ack?.(reply);
+}
 
 /** What a handler works with: the live session (for the heartbeat after a sync) and the ports. */
 interface EventContext {
@@ -125,6 +163,10 @@ export const DEVICE_EVENTS = {
     schema: null,
     refusal: (error) => notRunAck(error),
     handle(payload, ack, { deps, logger }) {
+      if (isWorkspaceCommandKey((payload as { command_key?: unknown } | null)?.command_key)) {
+        deps.track?.("command", answerWorkspaceCommand(payload, ack, deps, logger));
+        return;
+      }
       const work = (async () => {
         let result: CommandAck;
         try {
