@@ -44,6 +44,9 @@ import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SafeStorageLike, type SecretStore } from "./secrets/secret-store.js";
 import { httpPackageDownloader } from "./device/package-download.js";
 import { runWorkspaceCommand } from "./executor/workspace-files/workspace-files.js";
+import { spawnPty } from "./executor/terminal/pty.js";
+import { TerminalSessions } from "./executor/terminal/terminal-sessions.js";
+import { startTerminal } from "./executor/terminal/terminal-service.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -99,6 +102,8 @@ export interface Services {
   secrets: SecretStore | null;
   /** Agent tasks sent by the backend (`task:execute`): running list, onChange, stop from the UI. */
   tasks: TaskRunner | null;
+  /** Terminals the backend opened: open list, onChange, close from the UI. */
+  terminals: TerminalSessions | null;
   /** The provenance keys of the agent tasks running now (the approval server checks task proofs with them). */
   taskKeys: TaskKeys;
   /** Whether the approval socket is listening now. */
@@ -217,6 +222,7 @@ export function createServices(options: ServicesOptions): Services {
     device: side?.device ?? null,
     secrets: side?.secrets ?? null,
     tasks: side?.tasks ?? null,
+    terminals: side?.terminals ?? null,
     taskKeys,
     listening: () => listening,
     async start() {
@@ -265,6 +271,7 @@ interface DeviceSide {
   device: DeviceService;
   secrets: SecretStore;
   tasks: TaskRunner;
+  terminals: TerminalSessions;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -327,6 +334,14 @@ function createDeviceSide(
       };
     },
   });
+  // Terminals the backend opens (issue 31): decided by the gate, never outliving their connection.
+  const terminals = new TerminalSessions({
+    spawn: spawnPty,
+    audit: gateDeps.audit,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const terminalDeps = { sessions: terminals, workdir, gate: { ...gateDeps, prompt }, logger };
   const connection = new DeviceService({
     paths,
     env,
@@ -334,6 +349,14 @@ function createDeviceSide(
     logger,
     capabilities,
     tasks,
+    terminals: {
+      start: (request, owner) => startTerminal(request, owner, terminalDeps),
+      attach: (id, owner) => terminals.attach(id, owner),
+      input: (id, data, owner) => terminals.input(id, data, owner),
+      resize: (id, rows, cols, owner) => terminals.resize(id, rows, cols, owner),
+      close: (id, owner) => terminals.closeFromBackend(id, owner),
+      connectionEnded: (owner) => terminals.ownerGone(owner),
+    },
     // The web UI's file browser and editor: both sides' roots, the file gate's places, audited writes.
     workspaceFiles: {
       run: (command) =>
@@ -383,6 +406,7 @@ function createDeviceSide(
     device: connection,
     secrets,
     tasks,
+    terminals,
     async start() {
       // No agent runs yet: task tokens left in E/runtime by a crash or a kill go now, and so do the
       // Claude folders of tasks nobody has used for as long as their workdir bindings are kept.
@@ -405,6 +429,7 @@ function createDeviceSide(
       stopWatchingState();
       // Running agents are stopped first; their results reach the backend now, or after the next start.
       await tasks.shutdown();
+      await terminals.shutdown();
       await connection.stop();
       await connection.idle();
       await skills.stopWatching();

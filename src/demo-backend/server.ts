@@ -16,6 +16,7 @@ import {
   workspaceCommandPayload,
   type WorkspaceCommandOptions,
 } from "./device-commands.js";
+import { TerminalRelay, type StartTerminalOptions } from "./terminal-relay.js";
 
 export interface CapturedEvent {
   event: string;
@@ -102,6 +103,11 @@ export class TestBackend {
   readonly pluginPackages = new Map<number, PackageFile>();
   /** Serves the package bytes (package-server.ts); this origin proxies its routes. */
   packages: PackageServer | null = null;
+  /** Web terminals: the backend's session records and what each browser received. */
+  readonly terminals = new TerminalRelay(
+    (deviceId, event, payload, timeoutMs) => this.call(deviceId, event, payload, timeoutMs),
+    (deviceId, event, payload) => this.send(deviceId, event, payload),
+  );
   private readonly devices = new Map<string, DeviceRecord>();
   private rawIds = 0;
   /** Per socket: the ack ids of heartbeats read off the raw frames, in arrival order. */
@@ -331,6 +337,13 @@ export class TestBackend {
     return jsonPostProcessor(result as Record<string, unknown>);
   }
 
+  /** Starts a web terminal on the device as the backend does (the ack, with the backend's session id). */
+  startTerminal(deviceId: string, options: StartTerminalOptions = {}): Promise<Record<string, unknown>> {
+    const socket = this.devices.get(deviceId)?.socket;
+    if (!socket?.connected) return Promise.reject(new Error(`Device ${deviceId} is offline`));
+    return this.terminals.start(deviceId, socket.id, options);
+  }
+
   /** The `device:sync_capabilities` payload for installed ids (unknown ids are left out). */
   syncPayload(deviceId: string, ids: InstalledIds, mode: string): Record<string, unknown> {
     const prefix = this.options.presigned ? this.packages?.presignedOrigin : undefined;
@@ -404,6 +417,7 @@ export class TestBackend {
           at: Date.now(),
         });
       });
+      this.terminals.listen(socket);
       socket.on("device:register", (payload: unknown, ack?: (r: unknown) => void) =>
         this.onRegister(socket, payload, ack),
       );

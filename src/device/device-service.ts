@@ -16,7 +16,13 @@ import {
   type ConnectionState,
   type ConnectionTimings,
 } from "./connection.js";
-import type { CapabilitiesPort, CommandPort, TaskRegistry, WorkspaceFilesPort } from "./deps.js";
+import type {
+  CapabilitiesPort,
+  CommandPort,
+  TaskRegistry,
+  TerminalPort,
+  WorkspaceFilesPort,
+} from "./deps.js";
 import { attachEventHandlers } from "./event-handlers.js";
 import { buildHeartbeatPayload, EMPTY_CAPABILITY_REPORT } from "./heartbeat-payload.js";
 import { watchCredentials } from "./credentials-signal.js";
@@ -33,6 +39,8 @@ export interface DeviceServiceOptions {
   commands: CommandPort;
   /** The `workspace_*` commands of `device:execute_command` (absent: refused with an answer). */
   workspaceFiles?: WorkspaceFilesPort;
+  /** Terminal sessions (absent: `device:start_terminal_session` is refused with an answer). */
+  terminals?: TerminalPort;
   /** Default: the idle registry (no task runner yet; cancels remembered, close-session acked). */
   tasks?: TaskRegistry;
   now?: () => number;
@@ -122,6 +130,7 @@ export class DeviceService {
           capabilities: options.capabilities,
           commands: options.commands,
           ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
+          ...(options.terminals ? { terminals: options.terminals } : {}),
           tasks: this.tasks,
           taskEvents: this.connection.taskEvents,
           logger,

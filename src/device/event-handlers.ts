@@ -16,9 +16,19 @@ import type {
   CommandPort,
   TaskEventSink,
   TaskRegistry,
+  TerminalConnection,
+  TerminalPort,
   WorkspaceFilesPort,
 } from "./deps.js";
 import { isRejectedFrame, shortText } from "./frame-budget.js";
+import {
+  controlSessionId,
+  inputData,
+  replyAck,
+  resizeOf,
+  terminalStartedAck,
+  terminalStartRequest,
+} from "./terminal-events.js";
 import {
   isWorkspaceCommandKey,
   workspaceAck,
@@ -45,6 +55,8 @@ export interface HandlerDeps {
   logger: Logger;
   /** The `workspace_*` commands (absent: refused with an answer). */
   workspaceFiles?: WorkspaceFilesPort;
+  /** Terminal sessions (absent: refused with an answer). */
+  terminals?: TerminalPort;
   /** Work running off the socket handler, so the service can wait for it (stop, tests). */
   track?: (kind: "sync" | "command" | "session", work: Promise<unknown>) => void;
 }
@@ -120,6 +132,29 @@ interface EventContext {
   session: LiveSession;
   deps: HandlerDeps;
   logger: Logger;
+  /** This connection, as the terminals it opens see it. */
+  terminal: TerminalConnection;
+}
+
+const NO_TERMINALS = "Session handler is not available";
+
+/** A terminal control event (`terminal:attach|input|resize|close`): session id first, as Wegent checks. */
+function terminalControl(
+  run: (terminals: TerminalPort, sessionId: string, payload: unknown, ctx: EventContext) => unknown,
+) {
+  return event<unknown>({
+    schema: null,
+    refusal: failure,
+    handle(payload, ack, ctx) {
+      const terminals = ctx.deps.terminals;
+      if (!terminals) return ack?.(failure(NO_TERMINALS));
+      const sessionId = controlSessionId(payload);
+      if (!sessionId) return ack?.(failure("session_id is required"));
+      // Run first: `ack?.(run())` would skip the run when the backend asked for no ack (input, resize).
+      const reply = run(terminals, sessionId, payload, ctx);
+      ack?.(reply);
+    },
+  });
 }
 
 /** One backend → device event: its payload schema, its handler and the acks it answers with. */
@@ -164,7 +199,8 @@ export const DEVICE_EVENTS = {
     refusal: (error) => notRunAck(error),
     handle(payload, ack, { deps, logger }) {
       if (isWorkspaceCommandKey((payload as { command_key?: unknown } | null)?.command_key)) {
-        deps.track?.("command", answerWorkspaceCommand(payload, ack, deps, logger));
+        const work = answerWorkspaceCommand(payload, ack, deps, logger);
+        deps.track?.("command", work);
         return;
       }
       const work = (async () => {
@@ -222,6 +258,48 @@ export const DEVICE_EVENTS = {
     },
   }),
 
+  "device:start_terminal_session": event<unknown>({
+    schema: null,
+    refusal: failure,
+    handle(payload, ack, { deps, logger, terminal }) {
+      const terminals = deps.terminals;
+      if (!terminals) return ack?.(failure(NO_TERMINALS));
+      const request = terminalStartRequest(payload);
+      if ("error" in request) return ack?.(failure(request.error));
+      const work = (async () => {
+        let reply: unknown;
+        try {
+          const started = await terminals.start(request, terminal);
+          reply = started.ok ? terminalStartedAck(request, started.path) : failure(started.error);
+        } catch (error) {
+          logger.error("Starting a terminal failed unexpectedly", { error });
+          reply = failure(`Failed to start terminal: ${(error as Error).message}`);
+        }
+        ack?.(reply);
+      })();
+      deps.track?.("session", work);
+    },
+  }),
+
+  "terminal:attach": terminalControl((terminals, id, _payload, ctx) =>
+    replyAck(terminals.attach(id, ctx.terminal)),
+  ),
+
+  "terminal:input": terminalControl((terminals, id, payload, ctx) => {
+    const data = inputData(payload);
+    if (data === null) return failure("data is required");
+    return replyAck(terminals.input(id, data, ctx.terminal));
+  }),
+
+  "terminal:resize": terminalControl((terminals, id, payload, ctx) => {
+    const { rows, cols } = resizeOf(payload);
+    return replyAck(terminals.resize(id, rows, cols, ctx.terminal));
+  }),
+
+  "terminal:close": terminalControl((terminals, id, _payload, ctx) =>
+    replyAck(terminals.close(id, ctx.terminal)),
+  ),
+
   "runtime:rpc": event({
     schema: null,
     refusal: () => RUNTIME_UNAVAILABLE,
@@ -238,7 +316,15 @@ export const HANDLED_EVENTS: ReadonlySet<string> = new Set(Object.keys(DEVICE_EV
 
 export function attachEventHandlers(socket: Socket, session: LiveSession, deps: HandlerDeps): void {
   const logger = deps.logger.child("events");
-  const ctx: EventContext = { session, deps, logger };
+  // Terminal events leave the process through here: redacted like every other event.
+  const terminal: TerminalConnection = {
+    emit: (name, body) => {
+      if (session.isLive() && socket.connected) socket.emit(name, logger.redact(body));
+    },
+    isLive: () => session.isLive() && socket.connected,
+  };
+  session.onEnd(() => deps.terminals?.connectionEnded(terminal));
+  const ctx: EventContext = { session, deps, logger, terminal };
   for (const [name, spec] of Object.entries(DEVICE_EVENTS) as [DeviceEventName, DeviceEvent<unknown>][]) {
     guardedOn(socket, logger, name, spec.refusal, (payload, ack) => {
       if (!spec.schema) return spec.handle(payload, ack, ctx);

@@ -534,6 +534,55 @@ describe("running tasks", () => {
   });
 });
 
+describe("open terminals", () => {
+  it("lists the terminals the backend opened, closes one for the person, and pushes the new list", async () => {
+    await f.close();
+    const listeners = new Set<() => void>();
+    const open = [
+      {
+        sessionId: "terminal-3-abc",
+        folder: "/w/app",
+        shell: "/bin/bash",
+        openedAt: 1,
+        expiresAt: 2,
+        attached: true,
+        decidedBy: "user",
+        pid: 99,
+      },
+    ];
+    const closed: string[] = [];
+    const terminals = {
+      list: () => [...open],
+      onChange: (listener: () => void) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+      close(sessionId: string) {
+        closed.push(sessionId);
+        const before = open.length;
+        open.splice(0, open.length, ...open.filter((t) => t.sessionId !== sessionId));
+        listeners.forEach((l) => l());
+        return open.length < before;
+      },
+    };
+    f = await startRouterFixture({ ui: (ui) => ({ ...ui, terminals }) });
+    const fx = f;
+    expect((await value<{ terminals: unknown[] }>("status.get", {})).terminals).toEqual([open[0]]);
+    const pushed: unknown[] = [];
+    fx.router.subscribe("status.terminals", (payload) => pushed.push(payload));
+    expect(await value("terminals.close", { sessionId: "terminal-3-abc" })).toEqual({
+      ok: true,
+      closed: true,
+    });
+    expect(closed).toEqual(["terminal-3-abc"]);
+    expect(pushed).toEqual([{ terminals: [] }]);
+    expect(await value("terminals.close", { sessionId: "terminal-3-abc" })).toEqual({
+      ok: true,
+      closed: false,
+    });
+  });
+});
+
 describe("elevated mode from the app's window", () => {
   it("starts and ends elevation, shows it on status and in explain, and writes both to Activity", async () => {
     const started = await value<{ ok: true; elevation: { agentId: string; until: number; by: string } }>(

@@ -52,6 +52,7 @@ const INVALID: Record<Channel, unknown> = {
   "elevation.start": { agentId: "*", forMs: 9 * 60 * 60_000 },
   "elevation.end": { agentId: "" },
   "tasks.stop": { taskId: 42 },
+  "terminals.close": { sessionId: 7 },
   "app.revealPath": { path: ["/"] },
   "app.copyText": {},
   "app.openExternal": { href: "https://example.com" },
