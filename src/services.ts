@@ -34,7 +34,13 @@ import { AuditLog } from "./executor/audit-log.js";
 import { loadInheritSettings, type InheritSettings } from "./executor/env-sources.js";
 import { UsageRecorder } from "./executor/usage-recorder.js";
 import { decideFileAccess, fileGatePlaces } from "./executor/file-access.js";
-import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
+import {
+  decideCommand,
+  DEFAULT_PROMPT_TIMEOUT_MS,
+  gateAndRun,
+  type ExecEvent,
+  type GateDeps,
+} from "./executor/gate.js";
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskKeys } from "./executor/tasks/task-keys.js";
@@ -47,6 +53,7 @@ import { runWorkspaceCommand } from "./executor/workspace-files/workspace-files.
 import { spawnPty } from "./executor/terminal/pty.js";
 import { TerminalSessions } from "./executor/terminal/terminal-sessions.js";
 import { startTerminal } from "./executor/terminal/terminal-service.js";
+import { checkoutForTask } from "./executor/tasks/git-checkout.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -315,6 +322,14 @@ function createDeviceSide(
     skills,
     taskKeys,
     gatehouseCommand: device.gatehouseCommand ?? defaultGatehouseCommand(),
+    // A task's git_url: cloned through the exec policy as agent backend (git-checkout.ts).
+    gitCheckout: (request) =>
+      checkoutForTask(request, {
+        gate: { ...gateDeps, prompt },
+        workdir,
+        logger: logger.child("git"),
+        promptTimeoutMs: DEFAULT_PROMPT_TIMEOUT_MS,
+      }),
     ...(device.taskKillGraceMs !== undefined ? { killGraceMs: device.taskKillGraceMs } : {}),
     ...(options.now ? { now: options.now } : {}),
     deviceFacts: async (): Promise<DeviceFacts> => {

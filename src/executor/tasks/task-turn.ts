@@ -36,6 +36,7 @@ import type { TaskRunnerOptions } from "./deps.js";
 import { runtimeToolRegistry } from "../../core/skills/index.js";
 import { skillLaunch } from "./skill-launch.js";
 import { writeLaunchFiles } from "./task-files.js";
+import { gitCheckoutFields } from "./git-checkout.js";
 import type { ResponseStream } from "./response-stream.js";
 
 export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
@@ -253,6 +254,23 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   if (loosening) {
     stream.failed(loosening);
     return;
+  }
+  // The task's repository, cloned into its folder when it is empty (git-checkout.ts).
+  const git = gitCheckoutFields(payload);
+  if (git && options.gitCheckout) {
+    const checkout = await options.gitCheckout({
+      ...git,
+      taskId,
+      folder: resolution.cwd,
+      signal: turn.signal,
+    });
+    if (aborted()) return;
+    if (checkout.kind === "failed") {
+      stream.failed(checkout.message);
+      return;
+    }
+    if (checkout.kind === "cloned")
+      logger.info(`task ${taskId}: cloned the repository into ${resolution.cwd}`);
   }
   const settings = await loadSettings(options.paths.settings, logger);
   const envRules = await agentEnvRules(options, settings);
