@@ -19,7 +19,8 @@ import type { Logger } from "./core/log.js";
 import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand, ownFilesOf } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
-import { watchFile } from "./core/store/index.js";
+import { readJsonFileSync, watchFile } from "./core/store/index.js";
+import { SettingsFileSchema } from "./core/settings.js";
 import { SkillCatalogue } from "./core/skills/index.js";
 import { bundledSkillsRoot } from "./core/skills/bundled-root.js";
 import { checkTrustedHome } from "./core/io/trust.js";
@@ -54,6 +55,7 @@ import { spawnPty } from "./executor/terminal/pty.js";
 import { TerminalSessions } from "./executor/terminal/terminal-sessions.js";
 import { startTerminal } from "./executor/terminal/terminal-service.js";
 import { checkoutForTask } from "./executor/tasks/git-checkout.js";
+import type { UpgradePort } from "./device/upgrade.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -86,6 +88,8 @@ export interface DeviceOptions {
   gatehouseCommand?: string[];
   /** SIGTERM → SIGKILL grace of a cancelled agent (default 3 s). */
   taskKillGraceMs?: number;
+  /** What `device:upgrade` does: the tray app's updater (default: the headless runner cannot upgrade itself). */
+  upgrade?: UpgradePort;
 }
 
 export type StartResult =
@@ -349,6 +353,16 @@ function createDeviceSide(
       };
     },
   });
+  // Exec lifecycle events go to the backend only when the settings say so (read again when the file changes).
+  const execEventsWatch = watchFile(paths.settings);
+  let execEvents = false;
+  const execEventsOn = (): boolean => {
+    if (execEventsWatch.changed()) {
+      const read = readJsonFileSync(paths.settings, SettingsFileSchema);
+      execEvents = read.status === "ok" && read.value.device?.execEvents === true;
+    }
+    return execEvents;
+  };
   // Terminals the backend opens (issue 31): decided by the gate, never outliving their connection.
   const terminals = new TerminalSessions({
     spawn: spawnPty,
@@ -364,6 +378,7 @@ function createDeviceSide(
     logger,
     capabilities,
     tasks,
+    ...(device.upgrade ? { upgrade: device.upgrade } : {}),
     terminals: {
       start: (request, owner) => startTerminal(request, owner, terminalDeps),
       attach: (id, owner) => terminals.attach(id, owner),
@@ -391,9 +406,10 @@ function createDeviceSide(
           prompt,
           recheckCwd,
           // the backend hears how its command went (exec.started/finished/denied, docs/device-protocol-exec-events.md)
+          // only when the person turned it on: no Wegent backend handles these, and they carry output
           onEvent: (event) => {
             gateDeps.onEvent?.(event);
-            connection.emitEvent(event.type, execEventBody(event, request));
+            if (execEventsOn()) connection.emitEvent(event.type, execEventBody(event, request));
           },
         }),
       workdir,
@@ -445,6 +461,7 @@ function createDeviceSide(
       // Running agents are stopped first; their results reach the backend now, or after the next start.
       await tasks.shutdown();
       await terminals.shutdown();
+      execEventsWatch.close();
       await connection.stop();
       await connection.idle();
       await skills.stopWatching();

@@ -337,6 +337,32 @@ export class TestBackend {
     return jsonPostProcessor(result as Record<string, unknown>);
   }
 
+  /** `device:upgrade_status` events the backend accepted (Wegent's DeviceUpgradeStatusEvent checks). */
+  readonly upgradeStatuses: Array<Record<string, unknown>> = [];
+
+  /**
+   * Triggers an upgrade as the backend's `POST /devices/{id}/upgrade` does: `device:upgrade` emitted with
+   * its parameters and no ack; the device reports through `device:upgrade_status`.
+   */
+  upgradeDevice(
+    deviceId: string,
+    params: { force?: boolean; auto_confirm?: boolean; verbose?: boolean; force_stop_tasks?: boolean } = {},
+  ): void {
+    this.send(deviceId, "device:upgrade", {
+      force: params.force ?? false,
+      auto_confirm: params.auto_confirm ?? true,
+      verbose: params.verbose ?? false,
+      force_stop_tasks: params.force_stop_tasks ?? false,
+      registry: null,
+      registry_token: null,
+    });
+  }
+
+  /** The dispatcher's `task:error` for a task it could not dispatch (execution/dispatcher.py). */
+  dispatchError(deviceId: string, taskId: number, subtaskId: number, error: string): void {
+    this.send(deviceId, "task:error", { task_id: taskId, subtask_id: subtaskId, error });
+  }
+
   /** Starts a web terminal on the device as the backend does (the ack, with the backend's session id). */
   startTerminal(deviceId: string, options: StartTerminalOptions = {}): Promise<Record<string, unknown>> {
     const socket = this.devices.get(deviceId)?.socket;
@@ -418,6 +444,10 @@ export class TestBackend {
         });
       });
       this.terminals.listen(socket);
+      socket.on("device:upgrade_status", (payload: unknown, ack?: (r: unknown) => void) => {
+        const reply = this.onUpgradeStatus(socket, payload); // recorded whether or not an ack was asked for
+        ack?.(reply);
+      });
       socket.on("device:register", (payload: unknown, ack?: (r: unknown) => void) =>
         this.onRegister(socket, payload, ack),
       );
@@ -462,6 +492,18 @@ export class TestBackend {
         this.log(`replace sync after registration failed: ${(error as Error).message}`),
       );
     }
+  }
+
+  /** device_namespace.on_device_upgrade_status: the schema's required fields, the session's device. */
+  private onUpgradeStatus(socket: Socket, payload: unknown): Record<string, unknown> {
+    const p = payload as Record<string, unknown> | null;
+    const missing = ["device_id", "status", "message"].filter((key) => typeof p?.[key] !== "string");
+    if (missing.length > 0) return { error: `Invalid payload: ${missing.join(", ")} required` };
+    const deviceId = (socket.data as { deviceId?: string }).deviceId;
+    if (!deviceId) return { error: "Not authenticated" };
+    if (p!.device_id !== deviceId) return { error: "Device ID mismatch" };
+    this.upgradeStatuses.push(p!);
+    return { success: true };
   }
 
   private onHeartbeat(socket: Socket, payload: unknown, ack?: (r: unknown) => void): void {

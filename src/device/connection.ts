@@ -14,7 +14,7 @@ import {
   transportLimitBytes,
   type FrameBudget,
 } from "./frame-budget.js";
-import type { HeartbeatPayload } from "./heartbeat-payload.js";
+import { RUNTIME_FEATURES, type HeartbeatPayload } from "./heartbeat-payload.js";
 import { memoryOutbox, type TerminalOutbox } from "./terminal-outbox.js";
 import type { ConnectionState } from "../shared/schemas/connection.js";
 
@@ -401,6 +401,8 @@ export class DeviceConnection {
         client_ip: transferHost,
         runtime_transfer_host: transferHost,
         app_device_id: "",
+        // Wegent's runtime feature report, with only what Gatehouse has: no managed worktrees.
+        runtime_features: { ...RUNTIME_FEATURES },
       };
       const registered = await raceEnded(
         socket

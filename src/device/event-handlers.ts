@@ -38,8 +38,10 @@ import {
 import {
   CloseSessionPayloadSchema,
   TaskCancelPayloadSchema,
+  TaskErrorPayloadSchema,
   TaskExecutePayloadSchema,
 } from "./event-schemas.js";
+import type { UpgradeHandler, UpgradePort } from "./upgrade.js";
 
 export const RUNTIME_UNAVAILABLE = {
   success: false,
@@ -57,6 +59,8 @@ export interface HandlerDeps {
   workspaceFiles?: WorkspaceFilesPort;
   /** Terminal sessions (absent: refused with an answer). */
   terminals?: TerminalPort;
+  /** What `device:upgrade` asks of the app (the tray's updater; the headless runner's refusal). */
+  upgrade?: { port: UpgradePort; handler: UpgradeHandler };
   /** Work running off the socket handler, so the service can wait for it (stop, tests). */
   track?: (kind: "sync" | "command" | "session", work: Promise<unknown>) => void;
 }
@@ -103,6 +107,14 @@ function guardedOn(
 }
 
 const failure = (error: string) => ({ success: false, error });
+
+const TASK_EXECUTE = {
+  schema: TaskExecutePayloadSchema,
+  refusal: failure,
+  handle(payload: Record<string, unknown>, _ack: Ack | undefined, { deps }: EventContext) {
+    deps.tasks.execute(payload, deps.taskEvents);
+  },
+} as unknown as DeviceEvent<unknown>;
 
 /** A `workspace_*` command: answered natively, never through the exec policy (it runs nothing). */
 async function answerWorkspaceCommand(
@@ -217,11 +229,63 @@ export const DEVICE_EVENTS = {
     },
   }),
 
-  "task:execute": event({
-    schema: TaskExecutePayloadSchema,
+  "task:execute": TASK_EXECUTE,
+
+  /** The legacy name of task:execute (Wegent's executor registers both to one handler). */
+  "chat:message": TASK_EXECUTE,
+
+  "task:error": event({
+    schema: TaskErrorPayloadSchema,
     refusal: failure,
-    handle(payload, _ack, { deps }) {
-      deps.tasks.execute(payload, deps.taskEvents);
+    handle(payload, _ack, { deps, logger }) {
+      const subtask = payload.subtask_id;
+      const message = shortText(payload.error?.trim() || "The backend could not dispatch the task", 2000);
+      logger.warn(`The backend reported a dispatch error for task ${String(payload.task_id)}`);
+      deps.tasks.dispatchError?.(
+        {
+          taskId: String(payload.task_id).trim(),
+          subtaskId: subtask === undefined || subtask === null ? null : String(subtask).trim(),
+        },
+        message,
+        deps.taskEvents,
+      );
+    },
+  }),
+
+  "device:upgrade": event<unknown>({
+    schema: null,
+    refusal: failure,
+    handle(payload, ack, { session, deps, logger }) {
+      const upgrade = deps.upgrade;
+      if (!upgrade) return ack?.(failure("Upgrade handler is not available"));
+      const work = (async () => {
+        let reply: unknown;
+        try {
+          reply = await upgrade.handler.run(payload, {
+            deviceId: session.config.deviceId,
+            tasks: deps.tasks,
+            events: deps.taskEvents,
+            heartbeat: () => (session.isLive() ? session.heartbeat() : Promise.resolve(false)),
+            port: upgrade.port,
+          });
+        } catch (error) {
+          logger.error("An upgrade request failed unexpectedly", { error });
+          reply = failure(`Upgrade failed: ${(error as Error).message}`);
+        }
+        ack?.(reply);
+      })();
+      deps.track?.("session", work);
+    },
+  }),
+
+  /** Wegent runs a script the backend names here, outside any gate: Gatehouse refuses it, with its reasons. */
+  "device:run_extension": event<unknown>({
+    schema: null,
+    refusal: failure,
+    handle(_payload, ack) {
+      const message =
+        "Gatehouse does not run device extensions: device:run_extension runs a script the backend names, outside the exec policy. Send it as a device:execute_command, which the exec policy decides.";
+      ack?.({ success: false, message, error: message });
     },
   }),
 

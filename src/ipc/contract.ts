@@ -420,6 +420,8 @@ export const SettingsStateSchema = z.object({
   /** Set when WEGENT_AUTH_TOKEN overrides whatever is stored. */
   tokenFromEnv: z.boolean(),
   launchAtLogin: z.boolean(),
+  /** Gatehouse's exec lifecycle events go to the backend (off by default: Wegent has no handler for them). */
+  execEvents: z.boolean(),
   /** Whether this host can change launch at login (the browser test host cannot). */
   launchAtLoginSupported: z.boolean(),
   preset: PresetNameSchema.nullable(),
@@ -602,6 +604,10 @@ export const CONTRACT = {
   },
   "settings.clearToken": { request: Empty, response: z.object({ removed: z.boolean() }) },
   "settings.setLaunchAtLogin": {
+    request: z.object({ enabled: z.boolean() }).strict(),
+    response: z.union([Ok, Refusal]),
+  },
+  "settings.setExecEvents": {
     request: z.object({ enabled: z.boolean() }).strict(),
     response: z.union([Ok, Refusal]),
   },

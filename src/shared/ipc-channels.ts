@@ -37,6 +37,7 @@ export const CHANNELS = [
   "settings.setToken",
   "settings.clearToken",
   "settings.setLaunchAtLogin",
+  "settings.setExecEvents",
   "settings.applyPreset",
   "settings.rotateSocketToken",
   "settings.openLogs",

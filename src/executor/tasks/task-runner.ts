@@ -162,6 +162,22 @@ export class TaskRunner implements TaskRegistry {
     });
   }
 
+  /** `task:error`: the backend could not dispatch the task; its queued or running run ends with that error. */
+  dispatchError(request: { taskId: string; subtaskId: string | null }, message: string): void {
+    void this.serial(async () => {
+      const matches = this.entriesOf(request.taskId).filter(
+        (entry) => request.subtaskId === null || entry.subtaskId === request.subtaskId,
+      );
+      if (matches.length === 0) {
+        this.logger.info(`a dispatch error for task ${request.taskId}, which is not here`, {
+          subtask: request.subtaskId,
+        });
+        return;
+      }
+      for (const entry of matches) void this.stopEntry(entry, { error: message });
+    });
+  }
+
   async closeSession(taskId: string): Promise<void> {
     let stopped: Promise<void>[] = [];
     await this.serial(async () => {
@@ -261,12 +277,16 @@ export class TaskRunner implements TaskRegistry {
     return [...this.queue, ...this.running.values()].filter((entry) => entry.taskId === taskId);
   }
 
-  /** §6.3/§6.4: a queued run is removed, a running one stopped; either way `response.incomplete`. */
-  private stopEntry(entry: RunEntry, reason: StopReason): Promise<void> {
+  /**
+   * §6.3/§6.4: a queued run is removed, a running one stopped; either way `response.incomplete` (or, for
+   * a dispatch error from the backend, an `error` event with its message).
+   */
+  private stopEntry(entry: RunEntry, reason: StopReason | { error: string }): Promise<void> {
     entry.abort.abort();
     void entry.process?.stop().catch(() => undefined);
     this.release(entry);
-    entry.stream.incomplete(reason);
+    if (typeof reason === "string") entry.stream.incomplete(reason);
+    else entry.stream.failed(reason.error);
     this.pump();
     return entry.done;
   }

@@ -291,6 +291,16 @@ describe("prompts channels", () => {
 });
 
 describe("activity, settings and app channels", () => {
+  it("turns the backend's exec lifecycle events on and off in the settings (off by default)", async () => {
+    expect((await value<{ execEvents: boolean }>("settings.get", {})).execEvents).toBe(false);
+    expect(await value("settings.setExecEvents", { enabled: true })).toEqual({ ok: true });
+    expect((await value<{ execEvents: boolean }>("settings.get", {})).execEvents).toBe(true);
+    const file = JSON.parse(await fs.readFile(f.services.paths.settings, "utf8")) as { device: unknown };
+    expect(file.device).toEqual({ execEvents: true });
+    expect(await value("settings.setExecEvents", { enabled: false })).toEqual({ ok: true });
+    expect((await value<{ execEvents: boolean }>("settings.get", {})).execEvents).toBe(false);
+  });
+
   it("filters the audit log by text, decision and who decided", async () => {
     const base = {
       runId: "r",

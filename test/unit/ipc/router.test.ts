@@ -45,6 +45,7 @@ const INVALID: Record<Channel, unknown> = {
   "settings.setToken": {},
   "settings.clearToken": { now: true },
   "settings.setLaunchAtLogin": { enabled: "yes" },
+  "settings.setExecEvents": { enabled: "yes" },
   "settings.applyPreset": { preset: "yolo" },
   "settings.rotateSocketToken": { token: "mine" },
   "settings.openLogs": { path: "/" },
