@@ -326,6 +326,8 @@ function createDeviceSide(
     skills,
     taskKeys,
     gatehouseCommand: device.gatehouseCommand ?? defaultGatehouseCommand(),
+    // A task's attachments: the capability packages' downloader, its limits and origin rule.
+    downloadAttachment: httpPackageDownloader(),
     // A task's git_url: cloned through the exec policy as agent backend (git-checkout.ts).
     gitCheckout: (request) =>
       checkoutForTask(request, {

@@ -337,6 +337,11 @@ export class TestBackend {
     return jsonPostProcessor(result as Record<string, unknown>);
   }
 
+  /** Task attachments by id, served at `/api/attachments/{id}/executor-download` (bearer auth). */
+  readonly attachments = new Map<number, Buffer>();
+  /** Ids of the attachments devices downloaded, in order. */
+  readonly attachmentDownloads: number[] = [];
+
   /** `device:upgrade_status` events the backend accepted (Wegent's DeviceUpgradeStatusEvent checks). */
   readonly upgradeStatuses: Array<Record<string, unknown>> = [];
 
