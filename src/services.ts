@@ -19,7 +19,8 @@ import type { Logger } from "./core/log.js";
 import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand, ownFilesOf } from "./core/policy/index.js";
 import type { PromptFn } from "./core/policy/types.js";
-import { watchFile } from "./core/store/index.js";
+import { readJsonFileSync, watchFile } from "./core/store/index.js";
+import { SettingsFileSchema } from "./core/settings.js";
 import { SkillCatalogue } from "./core/skills/index.js";
 import { bundledSkillsRoot } from "./core/skills/bundled-root.js";
 import { checkTrustedHome } from "./core/io/trust.js";
@@ -34,7 +35,13 @@ import { AuditLog } from "./executor/audit-log.js";
 import { loadInheritSettings, type InheritSettings } from "./executor/env-sources.js";
 import { UsageRecorder } from "./executor/usage-recorder.js";
 import { decideFileAccess, fileGatePlaces } from "./executor/file-access.js";
-import { decideCommand, gateAndRun, type ExecEvent, type GateDeps } from "./executor/gate.js";
+import {
+  decideCommand,
+  DEFAULT_PROMPT_TIMEOUT_MS,
+  gateAndRun,
+  type ExecEvent,
+  type GateDeps,
+} from "./executor/gate.js";
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskKeys } from "./executor/tasks/task-keys.js";
@@ -43,6 +50,12 @@ import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task
 import { resolveAuthToken } from "./secrets/auth-token.js";
 import { secretStoreFor, type SafeStorageLike, type SecretStore } from "./secrets/secret-store.js";
 import { httpPackageDownloader } from "./device/package-download.js";
+import { runWorkspaceCommand } from "./executor/workspace-files/workspace-files.js";
+import { spawnPty } from "./executor/terminal/pty.js";
+import { TerminalSessions } from "./executor/terminal/terminal-sessions.js";
+import { startTerminal } from "./executor/terminal/terminal-service.js";
+import { checkoutForTask } from "./executor/tasks/git-checkout.js";
+import type { UpgradePort } from "./device/upgrade.js";
 
 export interface ServicesOptions {
   env: Env;
@@ -75,6 +88,8 @@ export interface DeviceOptions {
   gatehouseCommand?: string[];
   /** SIGTERM → SIGKILL grace of a cancelled agent (default 3 s). */
   taskKillGraceMs?: number;
+  /** What `device:upgrade` does: the tray app's updater (default: the headless runner cannot upgrade itself). */
+  upgrade?: UpgradePort;
 }
 
 export type StartResult =
@@ -98,6 +113,8 @@ export interface Services {
   secrets: SecretStore | null;
   /** Agent tasks sent by the backend (`task:execute`): running list, onChange, stop from the UI. */
   tasks: TaskRunner | null;
+  /** Terminals the backend opened: open list, onChange, close from the UI. */
+  terminals: TerminalSessions | null;
   /** The provenance keys of the agent tasks running now (the approval server checks task proofs with them). */
   taskKeys: TaskKeys;
   /** Whether the approval socket is listening now. */
@@ -216,6 +233,7 @@ export function createServices(options: ServicesOptions): Services {
     device: side?.device ?? null,
     secrets: side?.secrets ?? null,
     tasks: side?.tasks ?? null,
+    terminals: side?.terminals ?? null,
     taskKeys,
     listening: () => listening,
     async start() {
@@ -264,6 +282,7 @@ interface DeviceSide {
   device: DeviceService;
   secrets: SecretStore;
   tasks: TaskRunner;
+  terminals: TerminalSessions;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -307,6 +326,16 @@ function createDeviceSide(
     skills,
     taskKeys,
     gatehouseCommand: device.gatehouseCommand ?? defaultGatehouseCommand(),
+    // A task's attachments: the capability packages' downloader, its limits and origin rule.
+    downloadAttachment: httpPackageDownloader(),
+    // A task's git_url: cloned through the exec policy as agent backend (git-checkout.ts).
+    gitCheckout: (request) =>
+      checkoutForTask(request, {
+        gate: { ...gateDeps, prompt },
+        workdir,
+        logger: logger.child("git"),
+        promptTimeoutMs: DEFAULT_PROMPT_TIMEOUT_MS,
+      }),
     ...(device.taskKillGraceMs !== undefined ? { killGraceMs: device.taskKillGraceMs } : {}),
     ...(options.now ? { now: options.now } : {}),
     deviceFacts: async (): Promise<DeviceFacts> => {
@@ -326,6 +355,24 @@ function createDeviceSide(
       };
     },
   });
+  // Exec lifecycle events go to the backend only when the settings say so (read again when the file changes).
+  const execEventsWatch = watchFile(paths.settings);
+  let execEvents = false;
+  const execEventsOn = (): boolean => {
+    if (execEventsWatch.changed()) {
+      const read = readJsonFileSync(paths.settings, SettingsFileSchema);
+      execEvents = read.status === "ok" && read.value.device?.execEvents === true;
+    }
+    return execEvents;
+  };
+  // Terminals the backend opens (issue 31): decided by the gate, never outliving their connection.
+  const terminals = new TerminalSessions({
+    spawn: spawnPty,
+    audit: gateDeps.audit,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const terminalDeps = { sessions: terminals, workdir, gate: { ...gateDeps, prompt }, logger };
   const connection = new DeviceService({
     paths,
     env,
@@ -333,6 +380,27 @@ function createDeviceSide(
     logger,
     capabilities,
     tasks,
+    ...(device.upgrade ? { upgrade: device.upgrade } : {}),
+    terminals: {
+      start: (request, owner) => startTerminal(request, owner, terminalDeps),
+      attach: (id, owner) => terminals.attach(id, owner),
+      input: (id, data, owner) => terminals.input(id, data, owner),
+      resize: (id, rows, cols, owner) => terminals.resize(id, rows, cols, owner),
+      close: (id, owner) => terminals.closeFromBackend(id, owner),
+      connectionEnded: (owner) => terminals.ownerGone(owner),
+    },
+    // The web UI's file browser and editor: both sides' roots, the file gate's places, audited writes.
+    workspaceFiles: {
+      run: (command) =>
+        runWorkspaceCommand(command, {
+          workdir,
+          places: () => fileGatePlaces(paths, env, workdir.workspaceRoot),
+          env,
+          audit: gateDeps.audit,
+          logger: logger.child("workspace-files"),
+          ...(options.now ? { now: options.now } : {}),
+        }),
+    },
     commands: createBackendCommands({
       runGated: ({ recheckCwd, ...request }) =>
         gateAndRun(request, {
@@ -340,9 +408,10 @@ function createDeviceSide(
           prompt,
           recheckCwd,
           // the backend hears how its command went (exec.started/finished/denied, docs/device-protocol-exec-events.md)
+          // only when the person turned it on: no Wegent backend handles these, and they carry output
           onEvent: (event) => {
             gateDeps.onEvent?.(event);
-            connection.emitEvent(event.type, execEventBody(event, request));
+            if (execEventsOn()) connection.emitEvent(event.type, execEventBody(event, request));
           },
         }),
       workdir,
@@ -370,6 +439,7 @@ function createDeviceSide(
     device: connection,
     secrets,
     tasks,
+    terminals,
     async start() {
       // No agent runs yet: task tokens left in E/runtime by a crash or a kill go now, and so do the
       // Claude folders of tasks nobody has used for as long as their workdir bindings are kept.
@@ -392,6 +462,8 @@ function createDeviceSide(
       stopWatchingState();
       // Running agents are stopped first; their results reach the backend now, or after the next start.
       await tasks.shutdown();
+      await terminals.shutdown();
+      execEventsWatch.close();
       await connection.stop();
       await connection.idle();
       await skills.stopWatching();

@@ -18,6 +18,11 @@ export const SettingsFileSchema = z.looseObject({
   /** Variables children inherit besides the built-in list; parsed by `environmentSettings`. */
   environment: z.optional(z.looseObject({})),
   launchAtLogin: z.optional(z.boolean()),
+  /**
+   * The backend connection. `execEvents`: send Gatehouse's own `exec.started|finished|denied` for backend
+   * commands (off by default: no Wegent backend handles them, and they carry command lines and output).
+   */
+  device: z.optional(z.looseObject({ execEvents: z.optional(z.boolean()) })),
   ui: z.optional(z.looseObject({})),
 });
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

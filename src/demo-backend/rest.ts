@@ -3,6 +3,7 @@
 //   GET  /api/v1/kinds/skills/{skill_id}/download?namespace=…   (package download, bearer auth)
 //   GET  /api/plugins/installed/{installed_plugin_id}/download  (package download, bearer auth)
 // Package downloads are passed through to package-server.ts, which checks the token.
+//   GET  /api/attachments/{id}/executor-download               (a task's attachment, bearer auth)
 //   GET  /api/health
 import http from "node:http";
 import type { TestBackend } from "./server.js";
@@ -54,6 +55,17 @@ export async function handleRestRequest(
   const method = req.method ?? "GET";
 
   if (method === "GET" && url.pathname === "/api/health") return send(res, 200, { status: "ok" });
+
+  const attachment = /^\/api\/attachments\/(\d+)\/executor-download$/.exec(url.pathname);
+  if (method === "GET" && attachment) {
+    if (!authorised(backend, req)) return send(res, 401, { detail: "Not authenticated" });
+    const file = backend.attachments.get(Number(attachment[1]));
+    if (!file) return send(res, 404, { detail: "Attachment not found" });
+    backend.attachmentDownloads.push(Number(attachment[1]));
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.length });
+    res.end(file);
+    return;
+  }
 
   if (
     method === "GET" &&

@@ -10,6 +10,13 @@ import { makeZip } from "./zip.js";
 import { startPackageServer, type PackageServer } from "./package-server.js";
 import { defaultCatalogue, type Catalogue, type InstalledIds } from "./catalogue.js";
 import { handleRestRequest } from "./rest.js";
+import {
+  jsonPostProcessor,
+  SOCKET_ACK_GRACE_SECONDS,
+  workspaceCommandPayload,
+  type WorkspaceCommandOptions,
+} from "./device-commands.js";
+import { TerminalRelay, type StartTerminalOptions } from "./terminal-relay.js";
 
 export interface CapturedEvent {
   event: string;
@@ -96,6 +103,11 @@ export class TestBackend {
   readonly pluginPackages = new Map<number, PackageFile>();
   /** Serves the package bytes (package-server.ts); this origin proxies its routes. */
   packages: PackageServer | null = null;
+  /** Web terminals: the backend's session records and what each browser received. */
+  readonly terminals = new TerminalRelay(
+    (deviceId, event, payload, timeoutMs) => this.call(deviceId, event, payload, timeoutMs),
+    (deviceId, event, payload) => this.send(deviceId, event, payload),
+  );
   private readonly devices = new Map<string, DeviceRecord>();
   private rawIds = 0;
   /** Per socket: the ack ids of heartbeats read off the raw frames, in arrival order. */
@@ -308,6 +320,61 @@ export class TestBackend {
     return this.call(deviceId, "device:execute_command", payload, timeoutMs);
   }
 
+  /**
+   * A web UI file-browser command (`workspace_tree`, `workspace_read_text_file`, …) as the backend sends
+   * it and as its HTTP API returns it: the device's ack through the `json` post-processor.
+   */
+  async workspaceCommand(
+    deviceId: string,
+    commandKey: string,
+    options: WorkspaceCommandOptions,
+  ): Promise<Record<string, unknown>> {
+    const payload = workspaceCommandPayload(commandKey, options);
+    const timeoutMs = ((payload.timeout_seconds as number) + SOCKET_ACK_GRACE_SECONDS) * 1000;
+    const result = await this.call(deviceId, "device:execute_command", payload, timeoutMs);
+    if (typeof result !== "object" || result === null || Array.isArray(result))
+      throw new Error("Command RPC returned an invalid response");
+    return jsonPostProcessor(result as Record<string, unknown>);
+  }
+
+  /** Task attachments by id, served at `/api/attachments/{id}/executor-download` (bearer auth). */
+  readonly attachments = new Map<number, Buffer>();
+  /** Ids of the attachments devices downloaded, in order. */
+  readonly attachmentDownloads: number[] = [];
+
+  /** `device:upgrade_status` events the backend accepted (Wegent's DeviceUpgradeStatusEvent checks). */
+  readonly upgradeStatuses: Array<Record<string, unknown>> = [];
+
+  /**
+   * Triggers an upgrade as the backend's `POST /devices/{id}/upgrade` does: `device:upgrade` emitted with
+   * its parameters and no ack; the device reports through `device:upgrade_status`.
+   */
+  upgradeDevice(
+    deviceId: string,
+    params: { force?: boolean; auto_confirm?: boolean; verbose?: boolean; force_stop_tasks?: boolean } = {},
+  ): void {
+    this.send(deviceId, "device:upgrade", {
+      force: params.force ?? false,
+      auto_confirm: params.auto_confirm ?? true,
+      verbose: params.verbose ?? false,
+      force_stop_tasks: params.force_stop_tasks ?? false,
+      registry: null,
+      registry_token: null,
+    });
+  }
+
+  /** The dispatcher's `task:error` for a task it could not dispatch (execution/dispatcher.py). */
+  dispatchError(deviceId: string, taskId: number, subtaskId: number, error: string): void {
+    this.send(deviceId, "task:error", { task_id: taskId, subtask_id: subtaskId, error });
+  }
+
+  /** Starts a web terminal on the device as the backend does (the ack, with the backend's session id). */
+  startTerminal(deviceId: string, options: StartTerminalOptions = {}): Promise<Record<string, unknown>> {
+    const socket = this.devices.get(deviceId)?.socket;
+    if (!socket?.connected) return Promise.reject(new Error(`Device ${deviceId} is offline`));
+    return this.terminals.start(deviceId, socket.id, options);
+  }
+
   /** The `device:sync_capabilities` payload for installed ids (unknown ids are left out). */
   syncPayload(deviceId: string, ids: InstalledIds, mode: string): Record<string, unknown> {
     const prefix = this.options.presigned ? this.packages?.presignedOrigin : undefined;
@@ -381,6 +448,11 @@ export class TestBackend {
           at: Date.now(),
         });
       });
+      this.terminals.listen(socket);
+      socket.on("device:upgrade_status", (payload: unknown, ack?: (r: unknown) => void) => {
+        const reply = this.onUpgradeStatus(socket, payload); // recorded whether or not an ack was asked for
+        ack?.(reply);
+      });
       socket.on("device:register", (payload: unknown, ack?: (r: unknown) => void) =>
         this.onRegister(socket, payload, ack),
       );
@@ -425,6 +497,18 @@ export class TestBackend {
         this.log(`replace sync after registration failed: ${(error as Error).message}`),
       );
     }
+  }
+
+  /** device_namespace.on_device_upgrade_status: the schema's required fields, the session's device. */
+  private onUpgradeStatus(socket: Socket, payload: unknown): Record<string, unknown> {
+    const p = payload as Record<string, unknown> | null;
+    const missing = ["device_id", "status", "message"].filter((key) => typeof p?.[key] !== "string");
+    if (missing.length > 0) return { error: `Invalid payload: ${missing.join(", ")} required` };
+    const deviceId = (socket.data as { deviceId?: string }).deviceId;
+    if (!deviceId) return { error: "Not authenticated" };
+    if (p!.device_id !== deviceId) return { error: "Device ID mismatch" };
+    this.upgradeStatuses.push(p!);
+    return { success: true };
   }
 
   private onHeartbeat(socket: Socket, payload: unknown, ack?: (r: unknown) => void): void {

@@ -14,7 +14,7 @@ import {
   transportLimitBytes,
   type FrameBudget,
 } from "./frame-budget.js";
-import type { HeartbeatPayload } from "./heartbeat-payload.js";
+import { RUNTIME_FEATURES, type HeartbeatPayload } from "./heartbeat-payload.js";
 import { memoryOutbox, type TerminalOutbox } from "./terminal-outbox.js";
 import type { ConnectionState } from "../shared/schemas/connection.js";
 
@@ -48,6 +48,8 @@ export interface LiveSession {
   heartbeat(): Promise<boolean>;
   /** False once the session is being torn down. */
   isLive(): boolean;
+  /** Called once when this connection ends (what it opened, terminals, must not outlive it). */
+  onEnd(listener: () => void): void;
 }
 
 export interface SocketOptions {
@@ -341,6 +343,7 @@ export class DeviceConnection {
 
     let endSession!: (reason: string) => void;
     const ended = new Promise<string>((resolve) => (endSession = resolve));
+    const endListeners: Array<() => void> = [];
     const session: SessionInternals = {
       socket,
       config,
@@ -352,6 +355,7 @@ export class DeviceConnection {
       end: (reason) => endSession(reason),
       isLive: () => !session.closed,
       heartbeat: () => this.heartbeat(session),
+      onEnd: (listener) => void endListeners.push(listener),
     };
     const onAbort = () => session.end(STOPPED);
     signal.addEventListener("abort", onAbort);
@@ -397,6 +401,8 @@ export class DeviceConnection {
         client_ip: transferHost,
         runtime_transfer_host: transferHost,
         app_device_id: "",
+        // Wegent's runtime feature report, with only what Gatehouse has: no managed worktrees.
+        runtime_features: { ...RUNTIME_FEATURES },
       };
       const registered = await raceEnded(
         socket
@@ -449,6 +455,13 @@ export class DeviceConnection {
       socket.offAny();
       socket.removeAllListeners();
       socket.disconnect();
+      for (const listener of endListeners.splice(0)) {
+        try {
+          listener();
+        } catch (error) {
+          this.logger.error("A connection end listener failed", { error });
+        }
+      }
     }
   }
 

@@ -86,3 +86,54 @@ export interface GatedCommandResult {
 }
 
 export type RunGated = (request: GatedCommandRequest) => Promise<GatedCommandResult>;
+
+/** A `workspace_*` command as the device hands it on (device/workspace-command.ts reads the payload). */
+export interface WorkspaceCommandRequest {
+  commandKey: string;
+  path: string | null;
+  args: string[];
+  env: Record<string, string>;
+  stdin: string | null;
+}
+
+export type WorkspaceOutcome = { ok: true; stdout: Record<string, unknown> } | { ok: false; error: string };
+
+/** The workspace file commands, answered natively within both sides' roots (executor/workspace-files). */
+export interface WorkspaceFilesPort {
+  run(command: WorkspaceCommandRequest): Promise<WorkspaceOutcome>;
+}
+
+/** `device:start_terminal_session` as Wegent's executor reads it (backend/session_events.rs). */
+export interface TerminalStartRequest {
+  sessionId: string;
+  projectId: number;
+  /** Trimmed; "" = the workspace root. Relative paths are inside it. */
+  path: string;
+  rows: number | null;
+  cols: number | null;
+  createIfMissing: boolean;
+  ttlSeconds: number | null;
+}
+
+/** The connection a terminal belongs to: its events go there, and it never outlives it. */
+export interface TerminalConnection {
+  emit(event: "terminal:output" | "terminal:exit", body: Record<string, unknown>): void;
+  isLive(): boolean;
+}
+
+export type TerminalReply = { ok: true } | { ok: false; error: string };
+
+/** Terminal sessions over Socket.IO (executor/terminal), decided by the gate. */
+export interface TerminalPort {
+  /** Decides and opens; the folder's real path on success. */
+  start(
+    request: TerminalStartRequest,
+    connection: TerminalConnection,
+  ): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
+  attach(sessionId: string, connection: TerminalConnection): TerminalReply;
+  input(sessionId: string, data: string, connection: TerminalConnection): TerminalReply;
+  resize(sessionId: string, rows: number, cols: number, connection: TerminalConnection): TerminalReply;
+  close(sessionId: string, connection: TerminalConnection): TerminalReply;
+  /** The connection ended: every terminal it opened is closed. */
+  connectionEnded(connection: TerminalConnection): void;
+}

@@ -16,13 +16,20 @@ import {
   type ConnectionState,
   type ConnectionTimings,
 } from "./connection.js";
-import type { CapabilitiesPort, CommandPort, TaskRegistry } from "./deps.js";
+import type {
+  CapabilitiesPort,
+  CommandPort,
+  TaskRegistry,
+  TerminalPort,
+  WorkspaceFilesPort,
+} from "./deps.js";
 import { attachEventHandlers } from "./event-handlers.js";
 import { buildHeartbeatPayload, EMPTY_CAPABILITY_REPORT } from "./heartbeat-payload.js";
 import { watchCredentials } from "./credentials-signal.js";
 import { createIdleTaskRegistry } from "./idle-task-registry.js";
 import { createStatusWriter, type StatusWriter } from "./status-file.js";
 import { DiskOutbox, outboxDir } from "./terminal-outbox.js";
+import { headlessUpgradePort, UpgradeHandler, type UpgradePort } from "./upgrade.js";
 
 export interface DeviceServiceOptions {
   paths: AppPaths;
@@ -31,6 +38,12 @@ export interface DeviceServiceOptions {
   logger: Logger;
   capabilities: CapabilitiesPort;
   commands: CommandPort;
+  /** The `workspace_*` commands of `device:execute_command` (absent: refused with an answer). */
+  workspaceFiles?: WorkspaceFilesPort;
+  /** Terminal sessions (absent: `device:start_terminal_session` is refused with an answer). */
+  terminals?: TerminalPort;
+  /** What `device:upgrade` does (default: the headless runner's answer, that it cannot upgrade itself). */
+  upgrade?: UpgradePort;
   /** Default: the idle registry (no task runner yet; cancels remembered, close-session acked). */
   tasks?: TaskRegistry;
   now?: () => number;
@@ -61,6 +74,7 @@ export class DeviceService {
   private outboxLoaded: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly inFlight = new Map<Promise<unknown>, "sync" | "command" | "session">();
+  private readonly upgrades = new UpgradeHandler();
   private stopWatching: (() => void) | null = null;
   /** What the current attempt dialled with (hashed), to tell a real credentials change from noise. */
   private dialledWith: string | null = null;
@@ -119,6 +133,12 @@ export class DeviceService {
         attachEventHandlers(socket, session, {
           capabilities: options.capabilities,
           commands: options.commands,
+          ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
+          ...(options.terminals ? { terminals: options.terminals } : {}),
+          upgrade: {
+            port: options.upgrade ?? headlessUpgradePort(options.executorVersion ?? APP_VERSION),
+            handler: this.upgrades,
+          },
           tasks: this.tasks,
           taskEvents: this.connection.taskEvents,
           logger,

@@ -11,6 +11,13 @@ export const TaskCancelPayloadSchema = z.looseObject({
 
 export const CloseSessionPayloadSchema = z.looseObject({ task_id: taskIdValue });
 
+/** `task:error` as the backend's dispatcher emits it (`{task_id, subtask_id, error}`). */
+export const TaskErrorPayloadSchema = z.looseObject({
+  task_id: taskIdValue,
+  subtask_id: taskIdValue.nullable().optional(),
+  error: z.string().nullable().optional(),
+});
+
 export const TaskExecutePayloadSchema = z.looseObject({});
 
 export const ExecuteCommandPayloadSchema = z

@@ -22,6 +22,8 @@ export interface HeartbeatPayload {
   runtime_capacity: RuntimeCapacity | null;
   runtime_auth_files: { codex: { target_path: string; exists: boolean } };
   capabilities: CapabilityReport;
+  /** Wegent's runtime features, with only what Gatehouse has (no managed worktrees). */
+  runtime_features: { schemaVersion: 1 };
 }
 
 function compareDecimal(a: string, b: string): number {
@@ -61,6 +63,12 @@ export function runtimeCapacity(limit: number, tasks: TaskSnapshot): RuntimeCapa
   return valid ? capacity : null;
 }
 
+/**
+ * `runtime_features` of registration and heartbeats (Wegent's RuntimeFeatures): the schema version
+ * alone, since Gatehouse has no managed-worktree runtime (advertising one would bring worktree RPCs).
+ */
+export const RUNTIME_FEATURES = { schemaVersion: 1 } as const;
+
 export function buildHeartbeatPayload(input: {
   deviceId: string;
   runtimeInstanceId: string;
@@ -82,5 +90,6 @@ export function buildHeartbeatPayload(input: {
       codex: { target_path: input.codexAuth.targetPath, exists: input.codexAuth.exists },
     },
     capabilities: { ...input.capabilities, full: true },
+    runtime_features: { ...RUNTIME_FEATURES },
   };
 }

@@ -11,8 +11,10 @@ import { SettingsFileSchema } from "../core/settings.js";
 import { readJsonFile } from "../core/store/index.js";
 import { uiServicesFrom } from "../ipc/ui-services.js";
 import { createServices } from "../services.js";
+import { APP_VERSION } from "../version.js";
 import { appGatehouseCommand } from "./app-invocation.js";
 import { developerMode } from "./app-menu.js";
+import { lateUpgradePort, trayUpgradePort } from "./device-upgrade.js";
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from "./app-protocol.js";
 import { autostartCommand, autostartDir, loginItemFor } from "./autostart.js";
 import { fileLogSink } from "./log-file.js";
@@ -65,13 +67,15 @@ async function main(): Promise<void> {
   const launch = { execPath: process.execPath, appPath: root, defaultApp: process.defaultApp === true };
   // Agents' hooks run the app binary itself with `hook …` (app-invocation.ts): the RunAsNode fuse is off.
   const gatehouseCommand = appGatehouseCommand(launch);
+  // device:upgrade asks this app's updater, known once the feed is read below.
+  const upgrade = lateUpgradePort();
   const services = createServices({
     env,
     paths,
     logger,
     presenter: null,
     // safeStorage: where no keychain binding loads, the token file is sealed with it (src/secrets).
-    device: { gatehouseCommand, safeStorage: electron.safeStorage },
+    device: { gatehouseCommand, safeStorage: electron.safeStorage, upgrade },
   });
   const started = await services.start();
   if (started.status !== "listening") {
@@ -94,6 +98,7 @@ async function main(): Promise<void> {
     ...(feed.feed ? {} : { noFeedReason: feed.reason }),
     updaterInstalled: updater !== null,
   });
+  upgrade.bind(trayUpgradePort({ mode, updater, version: APP_VERSION }));
 
   const shell = startShell({
     electron: api,

@@ -207,6 +207,7 @@ export function startShell(options: ShellOptions): Shell {
     }),
     approvalsInvalid,
     tasks: services.tasks?.list() ?? [],
+    terminals: services.terminals?.list() ?? [],
     now: trayNow(),
     home: services.paths.home,
     elevated: elevated.filter((e) => e.until > trayNow()),
@@ -271,9 +272,11 @@ export function startShell(options: ShellOptions): Shell {
   stops.push(router.subscribe("prompts.changed", onPrompts));
   stops.push(router.subscribe("status.connection", () => draw()));
   if (services.tasks) stops.push(services.tasks.onChange(() => draw()));
+  if (services.terminals) stops.push(services.terminals.onChange(() => draw()));
   // Elapsed times and elevated time left in the menu stay roughly current.
   const elapsedTimer = setInterval(() => {
-    if ((services.tasks?.list().length ?? 0) > 0 || elevated.length > 0) void refreshTray();
+    const open = (services.tasks?.list().length ?? 0) + (services.terminals?.list().length ?? 0);
+    if (open > 0 || elevated.length > 0) void refreshTray();
   }, 30_000);
   elapsedTimer.unref?.();
   stops.push(() => clearInterval(elapsedTimer));
@@ -343,6 +346,10 @@ export function startShell(options: ShellOptions): Shell {
         return;
       case "stop-task":
         await services.tasks?.stop?.(action.taskId, action.subtaskId);
+        draw();
+        return;
+      case "close-terminal":
+        services.terminals?.close(action.sessionId);
         draw();
         return;
       case "elevate":

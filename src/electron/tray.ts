@@ -10,6 +10,7 @@ export type TrayAction =
   | { kind: "open-approval"; id: string }
   | { kind: "open-main" }
   | { kind: "stop-task"; taskId: string; subtaskId: string | null }
+  | { kind: "close-terminal"; sessionId: string }
   | { kind: "pause" }
   | { kind: "resume" }
   | { kind: "install-update" }
@@ -45,6 +46,14 @@ export interface TrayTask {
   startedAt: number;
 }
 
+/** A terminal the backend opened here (executor/terminal `TerminalView`). */
+export interface TrayTerminal {
+  sessionId: string;
+  folder: string;
+  /** Milliseconds since the epoch. */
+  openedAt: number;
+}
+
 /** An update the app knows about (update-controller.ts). */
 export type TrayUpdate =
   | { kind: "available"; version: string }
@@ -61,6 +70,8 @@ export interface TrayInput {
   approvalsInvalid: boolean;
   /** Running agent tasks, oldest first (none when the app runs without a device). */
   tasks?: TrayTask[];
+  /** Open terminals, oldest first: a terminal runs anything typed into it, so each is shown and closable. */
+  terminals?: TrayTerminal[];
   /** Now, in milliseconds since the epoch (for elapsed times). */
   now?: number;
   /** The home folder, written as `~` in workdirs. */
@@ -132,6 +143,28 @@ export function taskMenuEntries(tasks: TrayTask[], now: number, home?: string): 
       label: shorten(label, 90),
       enabled: true,
       action: { kind: "stop-task", taskId: task.taskId, subtaskId: task.subtaskId },
+    });
+  }
+  return entries;
+}
+
+/** One menu line per open terminal: `Close terminal — ~/Projects/app, 3 min`. */
+export function terminalMenuEntries(terminals: TrayTerminal[], now: number, home?: string): TrayMenuEntry[] {
+  if (terminals.length === 0) return [];
+  const entries: TrayMenuEntry[] = [
+    {
+      id: "terminals-header",
+      label: terminals.length === 1 ? "1 terminal open" : `${terminals.length} terminals open`,
+      enabled: false,
+    },
+  ];
+  for (const terminal of terminals) {
+    const label = `Close terminal — ${shownWorkdir(terminal.folder, home)}, ${elapsedText(now - terminal.openedAt)}`;
+    entries.push({
+      id: `terminal:${terminal.sessionId}`,
+      label: shorten(label, 90),
+      enabled: true,
+      action: { kind: "close-terminal", sessionId: terminal.sessionId },
     });
   }
   return entries;
@@ -288,6 +321,11 @@ export function trayState(input: TrayInput): TrayState {
   if (tasks.length > 0) {
     menu.push({ id: "sep-tasks", label: "", enabled: false, separator: true });
     menu.push(...tasks);
+  }
+  const terminals = terminalMenuEntries(input.terminals ?? [], input.now ?? Date.now(), input.home);
+  if (terminals.length > 0) {
+    menu.push({ id: "sep-terminals", label: "", enabled: false, separator: true });
+    menu.push(...terminals);
   }
   menu.push({ id: "sep-2", label: "", enabled: false, separator: true });
   menu.push(...elevationMenuEntries(input.elevated, input.now ?? Date.now()));

@@ -356,6 +356,19 @@ export const RunningTaskSchema = z.object({
 });
 export type RunningTask = z.infer<typeof RunningTaskSchema>;
 
+/** A terminal the backend opened on this device (executor/terminal `TerminalView`). */
+export const OpenTerminalSchema = z.object({
+  sessionId: z.string(),
+  folder: z.string(),
+  shell: z.string(),
+  openedAt: z.number(),
+  expiresAt: z.number(),
+  attached: z.boolean(),
+  decidedBy: z.string(),
+  pid: z.number(),
+});
+export type OpenTerminal = z.infer<typeof OpenTerminalSchema>;
+
 export const ElevationViewSchema = z.object({
   agentId: z.string(),
   until: z.number(),
@@ -379,6 +392,8 @@ export const StatusSchema = z.object({
   approvalsFile: ApprovalsFileStatusSchema,
   pending: z.number(),
   tasks: z.array(RunningTaskSchema),
+  /** Terminals the backend opened here, oldest first. */
+  terminals: z.array(OpenTerminalSchema),
   /** Elevated mode still running (`*` = every agent), `*` first. */
   elevated: z.array(ElevationViewSchema),
 });
@@ -405,6 +420,8 @@ export const SettingsStateSchema = z.object({
   /** Set when WEGENT_AUTH_TOKEN overrides whatever is stored. */
   tokenFromEnv: z.boolean(),
   launchAtLogin: z.boolean(),
+  /** Gatehouse's exec lifecycle events go to the backend (off by default: Wegent has no handler for them). */
+  execEvents: z.boolean(),
   /** Whether this host can change launch at login (the browser test host cannot). */
   launchAtLoginSupported: z.boolean(),
   preset: PresetNameSchema.nullable(),
@@ -590,6 +607,10 @@ export const CONTRACT = {
     request: z.object({ enabled: z.boolean() }).strict(),
     response: z.union([Ok, Refusal]),
   },
+  "settings.setExecEvents": {
+    request: z.object({ enabled: z.boolean() }).strict(),
+    response: z.union([Ok, Refusal]),
+  },
   "settings.applyPreset": { request: z.object({ preset: PresetNameSchema }).strict(), response: Ok },
   "settings.rotateSocketToken": { request: Empty, response: Ok },
   "settings.openLogs": { request: Empty, response: z.union([Ok, Refusal]) },
@@ -626,6 +647,11 @@ export const CONTRACT = {
       .strict(),
     response: z.union([z.object({ ok: z.literal(true), stopped: z.boolean() }), Refusal]),
   },
+  /** The person closes a terminal the backend opened (the browser is told why). */
+  "terminals.close": {
+    request: z.object({ sessionId: z.string().min(1).max(300) }).strict(),
+    response: z.union([z.object({ ok: z.literal(true), closed: z.boolean() }), Refusal]),
+  },
   "app.revealPath": { request: z.object({ path: PathText }).strict(), response: z.union([Ok, Refusal]) },
   "app.copyText": { request: z.object({ text: z.string().max(1_000_000) }).strict(), response: Ok },
   "app.openExternal": {
@@ -656,6 +682,7 @@ export const EVENT_CONTRACT = {
   "prompts.changed": z.object({ prompts: z.array(PromptViewSchema) }),
   "status.connection": ConnectionStateSchema,
   "status.tasks": z.object({ tasks: z.array(RunningTaskSchema) }),
+  "status.terminals": z.object({ terminals: z.array(OpenTerminalSchema) }),
   "capabilities.progress": SyncProgressSchema,
   "capabilities.changed": z.object({ reason: z.enum(["sync", "files"]), version: z.number() }),
   "allowlist.changed": z.object({}),

@@ -77,6 +77,9 @@ export function createEventHub(options: {
         stops.push(services.workdir.onChange((change) => hub.emit("workdir.changed", { change })));
       const tasks = services.tasks;
       if (tasks) stops.push(tasks.onChange(() => hub.emit("status.tasks", { tasks: tasks.list() })));
+      const terminals = services.terminals;
+      if (terminals)
+        stops.push(terminals.onChange(() => hub.emit("status.terminals", { terminals: terminals.list() })));
       return async () => {
         for (const stop of stops.splice(0)) await stop();
       };

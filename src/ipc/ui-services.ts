@@ -13,7 +13,7 @@ import type { WorkdirService } from "../core/workdir/index.js";
 import type { ConnectionState } from "../device/connection.js";
 import type { AuditLog } from "../executor/audit-log.js";
 import type { SecretStore } from "../secrets/secret-store.js";
-import type { RunningTask, Screen } from "./contract.js";
+import type { OpenTerminal, RunningTask, Screen } from "./contract.js";
 
 /** The device connection as the UI uses it. */
 export interface UiDevice {
@@ -31,6 +31,14 @@ export interface UiTasks {
   onChange(listener: () => void): () => void;
   /** Stops a running or queued task (the backend is told it was cancelled); false when none matched. */
   stop?(taskId: string, subtaskId?: string | null): Promise<boolean>;
+}
+
+/** Terminals the backend opened (executor/terminal); absent without a device. */
+export interface UiTerminals {
+  list(): OpenTerminal[];
+  onChange(listener: () => void): () => void;
+  /** The person closes one; false when it was not open. */
+  close(sessionId: string): boolean;
 }
 
 export interface UiServices {
@@ -66,6 +74,7 @@ export interface UiServices {
   device: UiDevice | null;
   secrets: SecretStore | null;
   tasks?: UiTasks | null;
+  terminals?: UiTerminals | null;
   now?: () => number;
   platform?: NodeJS.Platform;
 }
@@ -96,6 +105,7 @@ export interface UiOptionalParts {
   secrets?: SecretStore | null;
   /** The task runner, once the composition root builds one. */
   tasks?: UiTasks | null;
+  terminals?: UiTerminals | null;
 }
 
 /** The parts of the composition root's `Services` the adapter reads (structural, so the IPC layer never builds services). */
@@ -146,6 +156,7 @@ export function uiServicesFrom(core: CoreServicesLike, extras: UiExtras): UiServ
     device: extras.device ?? core.device ?? null,
     secrets: extras.secrets ?? core.secrets ?? null,
     tasks: extras.tasks ?? core.tasks ?? null,
+    terminals: extras.terminals ?? core.terminals ?? null,
     now: core.gateDeps.now,
     ...(extras.platform ? { platform: extras.platform } : {}),
   };

@@ -227,6 +227,25 @@ export function SettingsScreen() {
           <span>Start Gatehouse when I log in</span>
         </label>
         {!s.launchAtLoginSupported ? <p className="muted">Applied when the tray app runs.</p> : null}
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={s.execEvents}
+            onChange={(e) =>
+              void general(
+                call("settings.setExecEvents", { enabled: e.target.checked }),
+                e.target.checked
+                  ? "The backend now hears when each of its commands starts, ends or is refused."
+                  : "The backend no longer hears about each of its commands.",
+              )
+            }
+          />
+          <span>Tell the backend when each of its commands starts, ends or is refused</span>
+        </label>
+        <p className="muted">
+          Off by default: Wegent backends have no use for these events, and they carry command lines and the
+          end of each command's output.
+        </p>
         <div className="setting-line">
           <span>Logs</span>
           <CopyText text={s.logsDir} label="logs folder" />

@@ -68,6 +68,7 @@ export function StatusScreen(props: {
   const status = useRemote("status.get", {}, [
     "status.connection",
     "status.tasks",
+    "status.terminals",
     "prompts.changed",
     "allowlist.changed",
   ]);
@@ -286,6 +287,52 @@ export function StatusScreen(props: {
                       }
                     >
                       Stop
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Open terminals">
+        {s.terminals.length === 0 ? (
+          <Empty>The backend has no terminal open on this device.</Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Folder</th>
+                <th scope="col">Shell</th>
+                <th scope="col">Allowed by</th>
+                <th scope="col">Opened</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.terminals.map((t) => (
+                <tr key={t.sessionId}>
+                  <td className="mono wrap">{t.folder}</td>
+                  <td className="mono">{t.shell}</td>
+                  <td>{t.decidedBy === "user" ? "you" : t.decidedBy}</td>
+                  <td>{relativeTime(t.openedAt, now)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="link-button danger"
+                      aria-label={`Close the terminal in ${t.folder}`}
+                      onClick={() =>
+                        void call("terminals.close", { sessionId: t.sessionId }).then((r) => {
+                          setProblem(
+                            r.ok ? (r.closed ? null : "That terminal had already closed.") : r.reason,
+                          );
+                          status.reload();
+                        })
+                      }
+                    >
+                      Close
                     </button>
                   </td>
                 </tr>

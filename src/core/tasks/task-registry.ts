@@ -29,4 +29,13 @@ export interface TaskRegistry {
   /** §6.4: stop the run or queued entry, forget the runtime session and any remembered cancel. */
   closeSession(taskId: string, events: TaskEventSink): Promise<void>;
   snapshot(): TaskSnapshot;
+  /**
+   * `task:error` (the backend could not dispatch the task): the queued or running run ends with an error
+   * event carrying the backend's message; an unknown task is ignored. Optional: the idle registry has none.
+   */
+  dispatchError?(
+    request: { taskId: string; subtaskId: string | null },
+    message: string,
+    events: TaskEventSink,
+  ): void;
 }

@@ -5,6 +5,8 @@ import type { AppPaths, Env } from "../../core/paths.js";
 import type { SkillLaunchPort } from "./skill-launch.js";
 import type { TaskKeys } from "./task-keys.js";
 import type { WorkdirService } from "../../core/workdir/index.js";
+import type { GitCheckoutOutcome, GitCheckoutRequest } from "./git-checkout.js";
+import type { PackageDownloader } from "../../core/capabilities/download.js";
 
 /** The device configuration a task needs (device-protocol.md §1, §6.1 rule 2). */
 export interface DeviceFacts {
@@ -39,6 +41,10 @@ export interface TaskRunnerOptions {
   skills?: TaskSkillsPort | null;
   /** Gives each turn's agent process a provenance key the approval server checks (absent: none). */
   taskKeys?: TaskKeys | null;
+  /** Clones a task's `git_url` into its folder, through the exec policy (git-checkout.ts); absent: none. */
+  gitCheckout?: ((request: GitCheckoutRequest) => Promise<GitCheckoutOutcome>) | null;
+  /** Downloads a task's attachments into its folder (attachments.ts); absent: the prompt is left as it is. */
+  downloadAttachment?: PackageDownloader | null;
   /** How long an approval prompt of a task's command may wait (default 120 s). */
   promptTimeoutMs?: number;
   /** SIGTERM → SIGKILL of a cancelled agent's process tree (default 3 s: the tree is gone within 5 s). */

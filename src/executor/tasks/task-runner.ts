@@ -16,7 +16,8 @@ import type { AgentProcess } from "./agent-process.js";
 import type { DeviceFacts, TaskRunnerOptions } from "./deps.js";
 import { ResponseStream } from "./response-stream.js";
 import { removeRuntimeFolder } from "./task-files.js";
-import { runTurn, type AgentSession, type TurnContext } from "./task-turn.js";
+import { agentSessionsFile, AgentSessionStore } from "./session-store.js";
+import { runTurn, type TurnContext } from "./task-turn.js";
 
 export const DEFAULT_MAX_CONCURRENT_TASKS = 5;
 export const SHUTDOWN_MESSAGE = "Gatehouse stopped while this task was running. Send the message again.";
@@ -69,7 +70,8 @@ export class TaskRunner implements TaskRegistry {
   private readonly cancels: RememberedCancels;
   private readonly running = new Map<string, RunEntry>();
   private readonly queue: RunEntry[] = [];
-  private readonly sessions = new Map<string, AgentSession>();
+  /** Resume ids on disk (session-store.ts): a turn after a restart resumes its task's session. */
+  private readonly sessions: AgentSessionStore;
   private readonly listeners = new Set<() => void>();
   private readonly turns = new Set<Promise<void>>();
   private intake: Promise<void> = Promise.resolve();
@@ -80,6 +82,11 @@ export class TaskRunner implements TaskRegistry {
     this.logger = options.logger.child("tasks");
     this.now = options.now ?? Date.now;
     this.cancels = new RememberedCancels(this.now);
+    this.sessions = new AgentSessionStore(
+      agentSessionsFile(options.paths.executorHome),
+      this.logger,
+      this.now,
+    );
   }
 
   // ---- TaskRegistry (device-protocol.md §6.1–§6.4) ------------------------------------------------
@@ -91,6 +98,7 @@ export class TaskRunner implements TaskRegistry {
       return;
     }
     void this.serial(async () => {
+      await this.sessions.load();
       const facts = await this.deviceFacts();
       if (facts) this.limit = clampLimit(facts.maxConcurrentTasks);
       const filled = { ...payload };
@@ -154,9 +162,26 @@ export class TaskRunner implements TaskRegistry {
     });
   }
 
+  /** `task:error`: the backend could not dispatch the task; its queued or running run ends with that error. */
+  dispatchError(request: { taskId: string; subtaskId: string | null }, message: string): void {
+    void this.serial(async () => {
+      const matches = this.entriesOf(request.taskId).filter(
+        (entry) => request.subtaskId === null || entry.subtaskId === request.subtaskId,
+      );
+      if (matches.length === 0) {
+        this.logger.info(`a dispatch error for task ${request.taskId}, which is not here`, {
+          subtask: request.subtaskId,
+        });
+        return;
+      }
+      for (const entry of matches) void this.stopEntry(entry, { error: message });
+    });
+  }
+
   async closeSession(taskId: string): Promise<void> {
     let stopped: Promise<void>[] = [];
     await this.serial(async () => {
+      await this.sessions.load();
       stopped = this.entriesOf(taskId).map((entry) => this.stopEntry(entry, "Task session closed"));
       this.sessions.delete(taskId);
       this.cancels.forgetTask(taskId);
@@ -226,6 +251,7 @@ export class TaskRunner implements TaskRegistry {
       this.queue.length = 0;
     });
     await this.idle();
+    await this.sessions.flush();
   }
 
   // ---- internals --------------------------------------------------------------------------------
@@ -251,12 +277,16 @@ export class TaskRunner implements TaskRegistry {
     return [...this.queue, ...this.running.values()].filter((entry) => entry.taskId === taskId);
   }
 
-  /** §6.3/§6.4: a queued run is removed, a running one stopped; either way `response.incomplete`. */
-  private stopEntry(entry: RunEntry, reason: StopReason): Promise<void> {
+  /**
+   * §6.3/§6.4: a queued run is removed, a running one stopped; either way `response.incomplete` (or, for
+   * a dispatch error from the backend, an `error` event with its message).
+   */
+  private stopEntry(entry: RunEntry, reason: StopReason | { error: string }): Promise<void> {
     entry.abort.abort();
     void entry.process?.stop().catch(() => undefined);
     this.release(entry);
-    entry.stream.incomplete(reason);
+    if (typeof reason === "string") entry.stream.incomplete(reason);
+    else entry.stream.failed(reason.error);
     this.pump();
     return entry.done;
   }

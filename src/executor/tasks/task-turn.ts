@@ -36,6 +36,8 @@ import type { TaskRunnerOptions } from "./deps.js";
 import { runtimeToolRegistry } from "../../core/skills/index.js";
 import { skillLaunch } from "./skill-launch.js";
 import { writeLaunchFiles } from "./task-files.js";
+import { gitCheckoutFields } from "./git-checkout.js";
+import { prepareAttachments } from "./attachments.js";
 import type { ResponseStream } from "./response-stream.js";
 
 export const DEFAULT_PROMPT_TIMEOUT_MS = 120_000;
@@ -254,6 +256,38 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     stream.failed(loosening);
     return;
   }
+  // The task's repository, cloned into its folder when it is empty (git-checkout.ts).
+  const git = gitCheckoutFields(payload);
+  if (git && options.gitCheckout) {
+    const checkout = await options.gitCheckout({
+      ...git,
+      taskId,
+      folder: resolution.cwd,
+      signal: turn.signal,
+    });
+    if (aborted()) return;
+    if (checkout.kind === "failed") {
+      stream.failed(checkout.message);
+      return;
+    }
+    if (checkout.kind === "cloned")
+      logger.info(`task ${taskId}: cloned the repository into ${resolution.cwd}`);
+  }
+  // Attachments, downloaded into the folder and named in the prompt (attachments.ts).
+  let runPayload = payload;
+  if (options.downloadAttachment) {
+    const prepared = await prepareAttachments({
+      payload,
+      taskId,
+      subtaskId: String(payload.subtask_id),
+      workdir: resolution.cwd,
+      download: options.downloadAttachment,
+      logger,
+      signal: turn.signal,
+    });
+    if (aborted()) return;
+    if (prepared) runPayload = { ...payload, prompt: prepared.prompt };
+  }
   const settings = await loadSettings(options.paths.settings, logger);
   const envRules = await agentEnvRules(options, settings);
   if (envRules.warning) logger.warn(`task ${taskId}: ${envRules.warning}`);
@@ -288,7 +322,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   const resumeId = resumeWith && resumeWith.runtime === runtime ? resumeWith.resumeId : null;
   const build = (workdir: string, resume: string | null) =>
     buildLaunchSpec({
-      payload,
+      payload: runPayload,
       manifest,
       workdir,
       paths: options.paths,

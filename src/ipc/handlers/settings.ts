@@ -18,6 +18,7 @@ type SettingsChannels =
   | "settings.setToken"
   | "settings.clearToken"
   | "settings.setLaunchAtLogin"
+  | "settings.setExecEvents"
   | "settings.applyPreset"
   | "settings.rotateSocketToken"
   | "settings.openLogs"
@@ -51,6 +52,7 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsCh
         tokenLocation: tokenFromEnv ? "env" : s.secrets && tokenStored ? s.secrets.location() : null,
         tokenFromEnv,
         launchAtLogin: settings.status === "ok" ? settings.value.launchAtLogin === true : false,
+        execEvents: settings.status === "ok" ? settings.value.device?.execEvents === true : false,
         launchAtLoginSupported: ctx.host.setLaunchAtLogin !== null,
         preset: approvals.status === "ok" ? presetOf(approvals.file.defaults) : null,
         presets: presetList(),
@@ -95,6 +97,18 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsCh
       const removed = await s.secrets.delete(AUTH_TOKEN_ACCOUNT);
       if (removed) reconnect();
       return { removed };
+    },
+
+    "settings.setExecEvents": async ({ enabled }) => {
+      try {
+        await updateJsonFile(s.paths.settings, SettingsFileSchema, emptySettings, (current) => ({
+          value: { ...current, device: { ...current.device, execEvents: enabled } },
+          result: undefined,
+        }));
+      } catch (error) {
+        return { ok: false, reason: (error as Error).message };
+      }
+      return { ok: true };
     },
 
     "settings.setLaunchAtLogin": async ({ enabled }) => {

@@ -29,7 +29,7 @@ export function matchesActivity(record: AuditRecord, query: ActivityQuery): bool
 
 export function statusHandlers(
   ctx: HandlerContext,
-): Pick<Handlers, "status.get" | "activity.list" | "tasks.stop"> {
+): Pick<Handlers, "status.get" | "activity.list" | "tasks.stop" | "terminals.close"> {
   const s = ctx.services;
   return {
     "status.get": async () => {
@@ -52,6 +52,7 @@ export function statusHandlers(
             : { path: approvals.path, status: approvals.status },
         pending: s.broker.size,
         tasks: s.tasks?.list() ?? [],
+        terminals: s.terminals?.list() ?? [],
         elevated: await runningElevations(s.approvals, ctx.now()),
       };
     },
@@ -59,6 +60,11 @@ export function statusHandlers(
       const tasks = s.tasks;
       if (!tasks?.stop) return { ok: false, reason: "Tasks cannot be stopped from this app." };
       return { ok: true, stopped: await tasks.stop(taskId, subtaskId ?? null) };
+    },
+    "terminals.close": async ({ sessionId }) => {
+      const terminals = s.terminals;
+      if (!terminals) return { ok: false, reason: "This app opens no terminals." };
+      return { ok: true, closed: terminals.close(sessionId) };
     },
     "activity.list": async (query) => {
       const wanted = query.limit ?? 300;

@@ -38,6 +38,8 @@ describe("connect, register, heartbeat", () => {
       client_ip: "127.0.0.1",
       runtime_transfer_host: "127.0.0.1",
       app_device_id: "",
+      // Wegent's feature report with only what Gatehouse has: no managed worktrees (issue 31)
+      runtime_features: { schemaVersion: 1 },
     });
     const state = h.device.state();
     expect(state).toMatchObject({
@@ -97,7 +99,7 @@ describe("connect, register, heartbeat", () => {
       runtime_auth_files: { codex: { target_path: `${h.t.paths.codexHome}/auth.json`, exists: false } },
       capabilities: { full: true, skills: [], plugins: [], mcps: [] },
     });
-    expect(beat).not.toHaveProperty("runtime_features");
+    expect(beat.runtime_features).toEqual({ schemaVersion: 1 });
     expect(record.lastReport).toMatchObject({ full: true });
     expect(h.device.state().lastHeartbeatAt).not.toBeNull();
   });

@@ -308,7 +308,7 @@ describe("device:execute_command through the real gate", () => {
 describe("other backend events", () => {
   it("an unknown event that asks for an ack gets 'Unsupported event: <name>'", async () => {
     const harness = await registered();
-    for (const name of ["device:upgrade", "chat:message", "terminal:attach"]) {
+    for (const name of ["device:start_code_server_session", "runtime:frobnicate", "device:who_knows"]) {
       expect(await harness.backend.call(harness.deviceId, name, { any: 1 }, 5000)).toEqual({
         success: false,
         error: `Unsupported event: ${name}`,

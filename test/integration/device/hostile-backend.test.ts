@@ -92,9 +92,9 @@ describe("a hostile backend's events", () => {
       success: false,
       error: "Refused device:sync_capabilities: the backend sent a message more than 200000 values",
     });
-    expect(await send("device:upgrade", deep(50_000))).toEqual({
+    expect(await send("device:start_code_server_session", deep(50_000))).toEqual({
       success: false,
-      error: "Unsupported event: device:upgrade",
+      error: "Unsupported event: device:start_code_server_session",
     });
     // Nothing was applied: no manifest was ever written.
     await expect(fs.access(h.t.paths.capabilityManifest)).rejects.toThrow();

@@ -319,16 +319,29 @@ describe("elevated mode", () => {
 describe("exec events reach the backend", () => {
   let backend: TestBackend;
 
-  async function runner(policy: PolicySetup): Promise<TempHome> {
+  async function runner(policy: PolicySetup, options: { execEvents?: boolean } = {}): Promise<TempHome> {
     backend = await startTestBackend({ token: TOKEN });
     cleanups.push(() => backend.close());
     const t = await home(policy);
     await writeDeviceConfig(t, backend.url);
+    // off by default (no Wegent backend handles them): these tests turn them on
+    if (options.execEvents !== false)
+      await fsp.writeFile(t.paths.settings, JSON.stringify({ version: 1, device: { execEvents: true } }), {
+        mode: 0o600,
+      });
     const serve = await startServe(taskEnv(t));
     cleanups.push(() => serve.stop("SIGKILL"));
     await waitFor(() => backend.isOnline(DEVICE_ID), { what: "the runner to register", timeoutMs: 20_000 });
     return t;
   }
+
+  it("sends none of them unless the person turned them on in the settings", async () => {
+    await runner({ defaults: { security: "full", ask: "off" } }, { execEvents: false });
+    expect(await backend.executeCommand(DEVICE_ID, { argv: ["true"] })).toMatchObject({ success: true });
+    // one socket, in order: events of the first command would have arrived before the second's ack
+    expect(await backend.executeCommand(DEVICE_ID, { argv: ["true"] })).toMatchObject({ success: true });
+    expect(backend.events.filter((e) => e.event.startsWith("exec."))).toEqual([]);
+  });
 
   it("started and finished carry the exit code, duration, truncated flags and the output's last 20 000 characters", async () => {
     await runner({ defaults: { security: "full", ask: "off" } });

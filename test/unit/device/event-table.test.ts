@@ -6,7 +6,7 @@ import { DEVICE_EVENTS, HANDLED_EVENTS } from "../../../src/device/event-handler
 describe("the device event table", () => {
   it("answers exactly the events it has handlers for", () => {
     expect([...HANDLED_EVENTS].sort()).toEqual(Object.keys(DEVICE_EVENTS).sort());
-    expect(HANDLED_EVENTS.has("device:upgrade")).toBe(false);
+    expect(HANDLED_EVENTS.has("device:start_code_server_session")).toBe(false);
   });
 
   it("gives every event a handler and a refusal ack", () => {

@@ -51,7 +51,7 @@ describe("heartbeat payload", () => {
       runtime_capacity: { limit: 5, active: 1, active_task_ids: ["10"], queued: 0 },
       runtime_auth_files: { codex: { target_path: "/home/a/.codex/auth.json", exists: false } },
       capabilities: { ...EMPTY_CAPABILITY_REPORT, full: true },
+      runtime_features: { schemaVersion: 1 },
     });
-    expect(payload).not.toHaveProperty("runtime_features");
   });
 });

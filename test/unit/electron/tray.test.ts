@@ -34,6 +34,21 @@ describe("tray state", () => {
     expect(items[0]?.action).toEqual({ kind: "stop-task", taskId: "42", subtaskId: "7" });
   });
 
+  it("lists each open terminal with its folder and age, and a close action", () => {
+    const s = trayState({
+      ...base,
+      home: "/home/al",
+      now: 1_000_000,
+      terminals: [
+        { sessionId: "terminal-3-abc", folder: "/home/al/Projects/app", openedAt: 1_000_000 - 125_000 },
+      ],
+    });
+    expect(s.menu.find((m) => m.id === "terminals-header")?.label).toBe("1 terminal open");
+    const item = s.menu.find((m) => m.id === "terminal:terminal-3-abc");
+    expect(item?.label).toBe("Close terminal — ~/Projects/app, 2 min");
+    expect(item?.action).toEqual({ kind: "close-terminal", sessionId: "terminal-3-abc" });
+  });
+
   it("shows no task lines when nothing runs", () => {
     expect(trayState(base).menu.some((m) => m.id.startsWith("task"))).toBe(false);
   });

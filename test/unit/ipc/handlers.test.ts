@@ -291,6 +291,16 @@ describe("prompts channels", () => {
 });
 
 describe("activity, settings and app channels", () => {
+  it("turns the backend's exec lifecycle events on and off in the settings (off by default)", async () => {
+    expect((await value<{ execEvents: boolean }>("settings.get", {})).execEvents).toBe(false);
+    expect(await value("settings.setExecEvents", { enabled: true })).toEqual({ ok: true });
+    expect((await value<{ execEvents: boolean }>("settings.get", {})).execEvents).toBe(true);
+    const file = JSON.parse(await fs.readFile(f.services.paths.settings, "utf8")) as { device: unknown };
+    expect(file.device).toEqual({ execEvents: true });
+    expect(await value("settings.setExecEvents", { enabled: false })).toEqual({ ok: true });
+    expect((await value<{ execEvents: boolean }>("settings.get", {})).execEvents).toBe(false);
+  });
+
   it("filters the audit log by text, decision and who decided", async () => {
     const base = {
       runId: "r",
@@ -531,6 +541,55 @@ describe("running tasks", () => {
       reason: "Tasks cannot be stopped from this app.",
     });
     expect((await value<{ tasks: unknown[] }>("status.get", {})).tasks).toEqual([]);
+  });
+});
+
+describe("open terminals", () => {
+  it("lists the terminals the backend opened, closes one for the person, and pushes the new list", async () => {
+    await f.close();
+    const listeners = new Set<() => void>();
+    const open = [
+      {
+        sessionId: "terminal-3-abc",
+        folder: "/w/app",
+        shell: "/bin/bash",
+        openedAt: 1,
+        expiresAt: 2,
+        attached: true,
+        decidedBy: "user",
+        pid: 99,
+      },
+    ];
+    const closed: string[] = [];
+    const terminals = {
+      list: () => [...open],
+      onChange: (listener: () => void) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+      close(sessionId: string) {
+        closed.push(sessionId);
+        const before = open.length;
+        open.splice(0, open.length, ...open.filter((t) => t.sessionId !== sessionId));
+        listeners.forEach((l) => l());
+        return open.length < before;
+      },
+    };
+    f = await startRouterFixture({ ui: (ui) => ({ ...ui, terminals }) });
+    const fx = f;
+    expect((await value<{ terminals: unknown[] }>("status.get", {})).terminals).toEqual([open[0]]);
+    const pushed: unknown[] = [];
+    fx.router.subscribe("status.terminals", (payload) => pushed.push(payload));
+    expect(await value("terminals.close", { sessionId: "terminal-3-abc" })).toEqual({
+      ok: true,
+      closed: true,
+    });
+    expect(closed).toEqual(["terminal-3-abc"]);
+    expect(pushed).toEqual([{ terminals: [] }]);
+    expect(await value("terminals.close", { sessionId: "terminal-3-abc" })).toEqual({
+      ok: true,
+      closed: false,
+    });
   });
 });
 

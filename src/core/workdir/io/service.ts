@@ -41,7 +41,7 @@ import {
   type RootSet,
   type WorkspaceRoot,
 } from "./roots.js";
-import { WorkdirFatal, type WorkdirResolution } from "../types.js";
+import { WorkdirFatal, type PathCode, type WorkdirResolution } from "../types.js";
 
 export interface WorkdirServiceOptions {
   paths: AppPaths;
@@ -450,6 +450,42 @@ export class WorkdirService {
   /** The check box and `gatehouse workdir check`: section 4 without creating anything. */
   async checkPath(path: string, options: { taskId?: string | null } = {}): Promise<CheckPathResult> {
     return checkPath(path, await this.context(), options);
+  }
+
+  /**
+   * A folder the backend names for something other than a task turn (a terminal, the workspace file
+   * browser), checked like a requested workdir (section 4): blank means W itself; with `create`, a
+   * missing folder inside W is created. Refused is refused: there is no fallback to another folder.
+   */
+  async checkFolder(
+    requested: string,
+    options: { create: boolean },
+  ): Promise<{ ok: true; cwd: string; root: string } | { ok: false; code: PathCode; message: string }> {
+    const ctx = await this.context();
+    const text = requested.trim();
+    if (text === "") {
+      const w = ctx.workspace.realpath;
+      if (options.create) await fs.mkdir(w, { recursive: true, mode: 0o700 });
+      return { ok: true, cwd: w, root: w };
+    }
+    const check = await checkRequestedPath(text, ctx, { create: options.create });
+    const shown = shownPath(text, this.paths.home, this.platform);
+    if (!check.ok) {
+      const hint =
+        check.code === "outside-allowed-roots" ? " Add it under Workdirs in Gatehouse to allow it." : "";
+      return {
+        ok: false,
+        code: check.code,
+        message: `Folder "${shown}" can't be used: ${problemText(check.code)}.${hint}`,
+      };
+    }
+    if (check.wouldCreate)
+      return {
+        ok: false,
+        code: "missing-directory",
+        message: `Folder "${shown}" can't be used: ${problemText("missing-directory")}.`,
+      };
+    return { ok: true, cwd: check.cwd, root: check.root.realpath };
   }
 
   async bindings(): Promise<TaskBinding[]> {
