@@ -66,6 +66,25 @@ function toolResultsIn(request: MessagesRequest): ContentBlock[] {
   );
 }
 
+const SECRET = "secret-token-27-class-1";
+
+/** The issue's attack forms, aimed at the jail: a leading em-space before `~`, `..` down a link. */
+function attacks(j: Jail) {
+  return [
+    {
+      id: "toolu_attack_em",
+      name: "Write",
+      input: { file_path: "\u2003~/em-marker", content: "em\n" },
+    },
+    { id: "toolu_attack_read", name: "Read", input: { file_path: "\u2003~/secret-token" } },
+    {
+      id: "toolu_attack_deep",
+      name: "Write",
+      input: { file_path: `${j.work}/deep/../../../escape-marker`, content: "escaped\n" },
+    },
+  ];
+}
+
 function insideJail(p: string, j: Jail): boolean {
   return p.startsWith(`${j.root}/`);
 }
@@ -88,17 +107,22 @@ describe.skipIf(otherUserUnavailable !== null || !existsSync(CLAUDE))(
         }),
       );
       const hook = await allowAllHook(j);
+      await fs.writeFile(path.join(j.home, "secret-token"), SECRET);
+      await fs.chown(path.join(j.home, "secret-token"), 65534, 65534);
       // One batch of Writes; once any tool result came back, the turn ends (2.1.197 may put a system
       // message after the results).
       api = await startScriptedAnthropic((request) =>
         toolResultsIn(request).length > 0
           ? { text: "Done." }
           : {
-              toolUses: paths.map(({ n, raw }) => ({
-                id: `toolu_path_${n}`,
-                name: "Write",
-                input: { file_path: raw, content: `file ${n}\n` },
-              })),
+              toolUses: [
+                ...paths.map(({ n, raw }) => ({
+                  id: `toolu_path_${n}`,
+                  name: "Write",
+                  input: { file_path: raw, content: `file ${n}\n` },
+                })),
+                ...attacks(j),
+              ],
             },
       );
       const run = await runProgramAsOtherUser(
@@ -119,7 +143,14 @@ describe.skipIf(otherUserUnavailable !== null || !existsSync(CLAUDE))(
       );
       expect(run.code, `${run.stderr}\n${run.stdout.slice(-3000)}`).toBe(0);
       const results = toolResultsIn(api.requests.at(-1)!);
-      expect(results.length).toBe(COUNT);
+      expect(results.length).toBe(COUNT + attacks(j).length);
+
+      // The attack forms of issue 27 are real when no gate is in the way: each lands where the model says.
+      // (~/.zshenv itself Claude Code refuses as a sensitive file whatever the hook says: another name.)
+      expect(await fs.readFile(path.join(j.home, "em-marker"), "utf8")).toBe("em\n");
+      expect(await fs.readFile(path.join(j.root, "escape-marker"), "utf8")).toBe("escaped\n");
+      expect(existsSync(path.join(j.work, "escape-marker"))).toBe(false); // where links-first would put it
+      expect(JSON.stringify(results.find((r) => r.tool_use_id === "toolu_attack_read"))).toContain(SECRET);
 
       const landed = await j.landed();
       const refused = new Set(
@@ -147,7 +178,9 @@ describe.skipIf(otherUserUnavailable !== null || !existsSync(CLAUDE))(
         .map((line) => JSON.parse(line) as { file_path: string });
       expect(seen.length).toBeGreaterThan(COUNT / 2);
       for (const { file_path } of seen) {
-        const n = Number(/f(\d+)\.txt\s*$/u.exec(file_path)?.[1]);
+        const leaf = /f(\d+)\.txt\s*$/u.exec(file_path);
+        if (!leaf) continue; // an attack form, checked above
+        const n = Number(leaf[1]);
         const again = claudeOpenedPath(file_path, ctx);
         expect(again.ok && again.path, `hook saw ${JSON.stringify(file_path)} (seed ${PATH_SEED})`).toBe(
           expected[n]!.modelled,

@@ -108,6 +108,9 @@ describe.skipIf(otherUserUnavailable !== null || !existsSync(CODEX))(
       const patch = [
         "*** Begin Patch",
         ...files.flatMap(({ n, raw }) => [`*** Add File: ${raw}`, `+file ${n}`]),
+        // The issue's form: `..` down a link (deep → a/a/a) lands where the text says.
+        "*** Add File: deep/../../../escape-marker",
+        "+escaped",
         "*** End Patch",
         "",
       ].join("\n");
@@ -156,6 +159,8 @@ describe.skipIf(otherUserUnavailable !== null || !existsSync(CODEX))(
         `seed ${PATH_SEED}`,
       ).toEqual([]);
       expect(files.length).toBeGreaterThan(COUNT / 2);
+      expect(await fs.readFile(path.join(j.root, "escape-marker"), "utf8")).toBe("escaped\n");
+      expect(existsSync(path.join(j.work, "escape-marker"))).toBe(false); // where links-first would put it
 
       const printed = outputs.slice(1).map((o) => o.trimEnd().split("\n").at(-1));
       expect(printed, `seed ${PATH_SEED}`).toEqual(workdirs.map((w) => w.real));

@@ -76,7 +76,8 @@ describe.skipIf(otherUserUnavailable !== null || !HAVE_CLAUDE)(
           ? { text: "Done." }
           : {
               toolUses: [
-                { name: "Write", input: { file_path: "\u2003~/.zshenv", content: "touch ~/zshenv-ran\n" } },
+                // (not ~/.zshenv: Claude Code itself refuses that sensitive file, whatever the hook says)
+                { name: "Write", input: { file_path: "\u2003~/em-marker", content: "em\n" } },
                 { name: "Read", input: { file_path: `\u2003${approvals}` } },
                 {
                   name: "Write",
@@ -97,7 +98,7 @@ describe.skipIf(otherUserUnavailable !== null || !HAVE_CLAUDE)(
       const events = await runner.run(taskPayload(2701, 27001), 27001);
       expect(events.at(-1)!.event).toBe("response.completed");
 
-      expect(existsSync(path.join(home, ".zshenv"))).toBe(false);
+      expect(existsSync(path.join(home, "em-marker"))).toBe(false);
       expect(existsSync(path.join(home, "escape-marker"))).toBe(false);
       expect(existsSync(path.join(folder, "a", "escape-marker"))).toBe(false);
       const results = toolResultsIn(claudeApi.requests.at(-1)!);
@@ -111,7 +112,7 @@ describe.skipIf(otherUserUnavailable !== null || !HAVE_CLAUDE)(
       const refused = audit.filter((l) => l.source === "claude-hook" && l.decision !== "allow-once");
       expect(refused.map((l) => l.command)).toEqual(
         expect.arrayContaining([
-          `Write ${path.join(home, ".zshenv")}`,
+          `Write ${path.join(home, "em-marker")}`,
           `Read ${approvals}`,
           `Write ${path.join(home, "escape-marker")}`,
         ]),
