@@ -13,6 +13,7 @@ import { resolveRealForm } from "../core/workdir/io/path-check.js";
 import { folderRule } from "../core/workdir/io/case-rule.js";
 import {
   isWithinComponents,
+  looksLikeShortName,
   pathApi,
   pathComponents,
   type CompareRule,
@@ -111,9 +112,6 @@ function sensitiveName(comps: readonly string[], depth: number): string | undefi
   return comps.slice(depth).find((name) => SENSITIVE_NAMES.includes(name.normalize("NFC").toLowerCase()));
 }
 
-/** Windows 8.3 short names (`PROGRA~1`) the OS could still expand once the folder exists. */
-const SHORT_NAME = /~\d/;
-
 interface JudgeContext {
   access: FileAccessKind;
   runtime: AgentRuntime;
@@ -149,7 +147,7 @@ async function resolveTarget(given: string, ctx: JudgeContext): Promise<FileTarg
   // that target wherever it points.
   if (real.missing.length > 0 && (await isLink(api.join(real.existing, real.missing[0]!))))
     return { given, resolved: null, where: "unresolved", detail: "a link to a place that does not exist" };
-  if (platform === "win32" && real.missing.some((name) => SHORT_NAME.test(name)))
+  if (platform === "win32" && real.missing.some(looksLikeShortName))
     return {
       given,
       resolved: null,

@@ -118,3 +118,11 @@ export function swapCase(text: string): string {
   }
   return out;
 }
+
+/**
+ * A name Windows may take for an 8.3 short name (`PROGRA~1`, `WEGENT~1.JSO`): `~` and a digit. Where such a
+ * name does not exist yet nothing can expand it, and once created it may alias a long name.
+ */
+export function looksLikeShortName(name: string): boolean {
+  return /~\d/.test(name);
+}
