@@ -4,6 +4,7 @@
 import { z } from "zod/mini";
 import type { Explanation } from "../shared/schemas/explanation.js";
 import {
+  AgentRuntimeSchema,
   FileAccessKindSchema,
   OutcomeSchema,
   PosixShellSchema,
@@ -133,10 +134,14 @@ export const FileAccessBodySchema = z.object({
   /** The agent's tool, as shown to the person: `Write`, `Edit`, `apply_patch`, `Read`, … */
   tool: Text(1, 100),
   access: FileAccessKindSchema,
-  /** As the agent gave them; relative ones are taken from `workdir`. */
+  /** As the agent gave them (or its runtime handed them to the hook). */
   paths: z.array(Text(1, 4_096)).check(z.minLength(1), z.maxLength(64)),
   /** The task's working folder: writing inside it needs nobody (unless ask=always). */
   workdir: Text(1, 4_096),
+  /** Whose tool: how each path becomes the path the runtime opens (trimming, `~`, textual `..`). */
+  runtime: AgentRuntimeSchema,
+  /** The folder relative paths are taken from when it is not `workdir` (the session's cwd, a call's workdir). */
+  base: z.optional(Text(1, 4_096)),
 });
 export type FileAccessBody = z.infer<typeof FileAccessBodySchema>;
 

@@ -182,7 +182,7 @@ describe.skipIf(skip)("approval dialog", () => {
       a.t.paths,
       "approval.request",
       {
-        file: { tool: "Write", access: "write", paths: [bashrc], workdir: folder },
+        file: { tool: "Write", access: "write", paths: [bashrc], workdir: folder, runtime: "claude" },
         agentId: "claude-code",
         source: "claude-hook",
         timeoutMs: 60_000,

@@ -45,3 +45,31 @@ export function runAsOtherUser(script: string, args: string[] = []): string {
 export function spawnAsOtherUser(script: string, args: string[] = []): ChildProcess {
   return spawn(SETPRIV!, argv(script, args), { cwd: "/", env: {}, stdio: ["ignore", "pipe", "pipe"] });
 }
+
+/**
+ * Runs a program (an agent CLI) as the other user and waits for it: its status and output. The caller
+ * gives the whole environment (HOME in a folder that user owns) and a cwd that user may enter.
+ */
+export function runProgramAsOtherUser(
+  program: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    SETPRIV!,
+    [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, "--clear-groups", "--", program, ...args],
+    { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -26,8 +26,17 @@ export interface ContentBlock {
   [key: string]: unknown;
 }
 
+export interface ScriptedToolUse {
+  name: string;
+  input: Record<string, unknown>;
+  id?: string;
+}
+
 export type ScriptedReply =
-  { text: string } | { toolUse: { name: string; input: Record<string, unknown>; id?: string } };
+  | { text: string }
+  | { toolUse: ScriptedToolUse }
+  /** Several tool calls in one message (Claude Code runs them as one batch). */
+  | { toolUses: ScriptedToolUse[] };
 
 export interface ScriptedAnthropic {
   /** Base URL for ANTHROPIC_BASE_URL. */
@@ -64,8 +73,15 @@ export function toolThenText(
 
 let messageCounter = 0;
 
+/** The reply's tool calls with their ids, or null for a text reply. */
+function toolUsesOf(reply: ScriptedReply): Array<Required<ScriptedToolUse>> | null {
+  const uses = "toolUses" in reply ? reply.toolUses : "toolUse" in reply ? [reply.toolUse] : null;
+  return uses?.map((use) => ({ ...use, id: use.id ?? `toolu_scripted_${++messageCounter}` })) ?? null;
+}
+
 function sseEvents(reply: ScriptedReply, model: string): { event: string; data: object }[] {
   const id = `msg_scripted_${++messageCounter}`;
+  const uses = toolUsesOf(reply);
   const events: { event: string; data: object }[] = [
     {
       event: "message_start",
@@ -84,26 +100,28 @@ function sseEvents(reply: ScriptedReply, model: string): { event: string; data: 
       },
     },
   ];
-  if ("toolUse" in reply) {
-    const toolId = reply.toolUse.id ?? `toolu_scripted_${messageCounter}`;
-    events.push(
-      {
-        event: "content_block_start",
-        data: {
-          type: "content_block_start",
-          index: 0,
-          content_block: { type: "tool_use", id: toolId, name: reply.toolUse.name, input: {} },
+  if (uses) {
+    uses.forEach((use, index) => {
+      events.push(
+        {
+          event: "content_block_start",
+          data: {
+            type: "content_block_start",
+            index,
+            content_block: { type: "tool_use", id: use.id, name: use.name, input: {} },
+          },
         },
-      },
-      {
-        event: "content_block_delta",
-        data: {
-          type: "content_block_delta",
-          index: 0,
-          delta: { type: "input_json_delta", partial_json: JSON.stringify(reply.toolUse.input) },
+        {
+          event: "content_block_delta",
+          data: {
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json: JSON.stringify(use.input) },
+          },
         },
-      },
-    );
+        { event: "content_block_stop", data: { type: "content_block_stop", index } },
+      );
+    });
   } else {
     events.push(
       {
@@ -112,17 +130,21 @@ function sseEvents(reply: ScriptedReply, model: string): { event: string; data: 
       },
       {
         event: "content_block_delta",
-        data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: reply.text } },
+        data: {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "text_delta", text: "text" in reply ? reply.text : "" },
+        },
       },
+      { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
     );
   }
   events.push(
-    { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
     {
       event: "message_delta",
       data: {
         type: "message_delta",
-        delta: { stop_reason: "toolUse" in reply ? "tool_use" : "end_turn", stop_sequence: null },
+        delta: { stop_reason: uses ? "tool_use" : "end_turn", stop_sequence: null },
         usage: { output_tokens: 5 },
       },
     },
@@ -132,24 +154,17 @@ function sseEvents(reply: ScriptedReply, model: string): { event: string; data: 
 }
 
 function messageJson(reply: ScriptedReply, model: string): object {
-  const content =
-    "toolUse" in reply
-      ? [
-          {
-            type: "tool_use",
-            id: reply.toolUse.id ?? `toolu_scripted_${++messageCounter}`,
-            name: reply.toolUse.name,
-            input: reply.toolUse.input,
-          },
-        ]
-      : [{ type: "text", text: reply.text }];
+  const uses = toolUsesOf(reply);
+  const content = uses
+    ? uses.map((use) => ({ type: "tool_use", id: use.id, name: use.name, input: use.input }))
+    : [{ type: "text", text: "text" in reply ? reply.text : "" }];
   return {
     id: `msg_scripted_${++messageCounter}`,
     type: "message",
     role: "assistant",
     model,
     content,
-    stop_reason: "toolUse" in reply ? "tool_use" : "end_turn",
+    stop_reason: uses ? "tool_use" : "end_turn",
     stop_sequence: null,
     usage: { input_tokens: 10, output_tokens: 5 },
   };

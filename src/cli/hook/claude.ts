@@ -66,7 +66,8 @@ export function claudeToolCall(input: ClaudePreToolUse, cwd: string): ToolCall {
   const pattern = input.tool_name === "Glob" ? text("pattern") : null;
   const base = pattern ? globBase(pattern) : null;
   if (base) paths.push(path.isAbsolute(base) || base.startsWith("~") ? base : path.join(target, base));
-  return { kind: "file", tool: input.tool_name, access: tool.access, paths };
+  // Relative paths are Claude Code's to resolve against its session cwd (the hook input's `cwd`).
+  return { kind: "file", tool: input.tool_name, access: tool.access, paths, runtime: "claude", base: cwd };
 }
 
 /** Claude Code's hook output: allow or deny with the reason (no output at all leaves the tool to Claude). */

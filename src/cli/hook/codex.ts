@@ -93,12 +93,12 @@ export async function codexToolCall(input: CodexPreToolUse, cwd: string): Promis
     const paths = patchPaths(text("command") ?? text("input") ?? "");
     if (paths.length === 0)
       return { kind: "refuse", reason: "Gatehouse found no file in this patch, so it does not apply it." };
-    return { kind: "file", tool: "apply_patch", access: "write", paths };
+    return { kind: "file", tool: "apply_patch", access: "write", paths, runtime: "codex", base: cwd };
   }
   if (name === "view_image") {
     const file = text("path");
     if (!file) return { kind: "refuse", reason: "Gatehouse denies a view_image call that names no file." };
-    return { kind: "file", tool: "view_image", access: "read", paths: [file] };
+    return { kind: "file", tool: "view_image", access: "read", paths: [file], runtime: "codex", base: cwd };
   }
   if (name.startsWith("mcp__") || HARMLESS.has(name)) return { kind: "pass" };
   return {

@@ -94,7 +94,7 @@ async function decideLocally(
           await localDeps(session),
         )
       : await decideFileAccess(
-          { ...common, tool: call.tool, access: call.access, paths: call.paths, workdir: session.workdir },
+          { ...common, ...fileFields(call), workdir: session.workdir },
           await places(session),
           await localDeps(session),
         );
@@ -112,12 +112,18 @@ async function decideLocally(
   };
 }
 
+/** A file call's fields as the file gate and the socket body take them. */
+function fileFields(call: Extract<ToolCall, { kind: "file" }>) {
+  const { tool, access, paths, runtime, base } = call;
+  return { tool, access, paths, runtime, ...(base !== undefined ? { base } : {}) };
+}
+
 /** Reading the task's own folder needs no one and is not worth an audit line: answered here. */
 async function readsOnlyInside(call: Extract<ToolCall, { kind: "file" }>, session: HookSession) {
   if (call.access !== "read") return false;
   const { resolveFileTargets } = await import("../../executor/file-access.js");
   const targets = await resolveFileTargets(
-    { paths: call.paths, access: call.access, workdir: session.workdir },
+    { ...fileFields(call), access: "read", workdir: session.workdir },
     await places(session),
   );
   return targets.every((t) => t.where === "inside");
@@ -142,7 +148,7 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
       ? { ...common, command: call.command, shell: "posix", posixShell: session.posixShell, cwd: call.cwd }
       : {
           ...common,
-          file: { tool: call.tool, access: call.access, paths: call.paths, workdir: session.workdir },
+          file: { ...fileFields(call), workdir: session.workdir },
         };
   const result: ClientResult<DecisionBody> = await requestOnce(session.ctx.paths, "approval.request", body, {
     timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,

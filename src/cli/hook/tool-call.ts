@@ -2,12 +2,23 @@
 // (claude.ts, codex.ts) becomes one ToolCall, the shared path (decide.ts) turns it into a verdict,
 // and each runtime prints that verdict its own way.
 import type { FileAccessKind } from "../../core/policy/file-edit.js";
+import type { AgentRuntime } from "../../core/workdir/runtime-path.js";
 
 export type ToolCall =
   /** A shell command the agent's shell runs (analysed as bash). */
   | { kind: "command"; command: string; cwd: string }
-  /** Files the agent's own tool reads or writes. */
-  | { kind: "file"; tool: string; access: FileAccessKind; paths: string[] }
+  /**
+   * Files the agent's own tool reads or writes, as the tool was given them: `runtime` says how they
+   * become the paths opened, `base` the folder relative ones are taken from (default the task's folder).
+   */
+  | {
+      kind: "file";
+      tool: string;
+      access: FileAccessKind;
+      paths: string[];
+      runtime: AgentRuntime;
+      base?: string;
+    }
   /** Not Gatehouse's business: the runtime's own rules apply (Claude Code's permissions, Codex: run). */
   | { kind: "pass" }
   /** Gatehouse's own read-only tool (the Skill tool): allowed without asking. */

@@ -17,12 +17,27 @@ export function foldName(name: string): string {
   return name.normalize("NFC").toLowerCase();
 }
 
+/**
+ * A fold wider than any volume's: compatibility forms (NFKC) and case both ways, so `ſ` (long s) meets
+ * `s` and the Kelvin sign meets `k` as Unicode case folding makes them meet on a case-insensitive volume.
+ * Only for protection, where matching too much refuses more and never allows more.
+ */
+export function wideFold(name: string): string {
+  return name.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
+}
+
 export interface CompareRule {
   caseInsensitive: boolean;
   nfc: boolean;
+  /** Protection only: fold with `wideFold` (implies case- and normalisation-insensitive). */
+  wide?: boolean;
 }
 
+/** How protected folders are compared: always the widest fold. */
+export const PROTECTION_RULE: CompareRule = { caseInsensitive: true, nfc: true, wide: true };
+
 export function compareKey(name: string, rule: CompareRule): string {
+  if (rule.wide) return wideFold(name);
   const n = rule.nfc ? name.normalize("NFC") : name;
   return rule.caseInsensitive ? n.toLowerCase() : n;
 }
@@ -102,4 +117,12 @@ export function swapCase(text: string): string {
     out += ch === lower ? ch.toUpperCase() : lower;
   }
   return out;
+}
+
+/**
+ * A name Windows may take for an 8.3 short name (`PROGRA~1`, `WEGENT~1.JSO`): `~` and a digit. Where such a
+ * name does not exist yet nothing can expand it, and once created it may alias a long name.
+ */
+export function looksLikeShortName(name: string): boolean {
+  return /~\d/.test(name);
 }

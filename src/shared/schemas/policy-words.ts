@@ -24,3 +24,7 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 
 export const FileAccessKindSchema = z.enum(["read", "write"]);
 export type FileAccessKind = z.infer<typeof FileAccessKindSchema>;
+
+/** The agent CLIs Gatehouse runs and gates: each opens a tool's path argument its own way. */
+export const AgentRuntimeSchema = z.enum(["claude", "codex"]);
+export type AgentRuntime = z.infer<typeof AgentRuntimeSchema>;

@@ -206,11 +206,11 @@ describe("approval.request with a file access", () => {
     await serve();
     const result = await requestOnce(t.paths, "approval.request", {
       command: "ls",
-      file: { tool: "Write", access: "write", paths: ["/x"], workdir: folder },
+      file: { tool: "Write", access: "write", paths: ["/x"], workdir: folder, runtime: "claude" },
     });
     expect(result).toMatchObject({ status: "error", code: "bad_request" });
     const relative = await requestOnce(t.paths, "approval.request", {
-      file: { tool: "Write", access: "write", paths: ["/x"], workdir: "relative/dir" },
+      file: { tool: "Write", access: "write", paths: ["/x"], workdir: "relative/dir", runtime: "claude" },
     });
     expect(relative).toMatchObject({ status: "error", code: "bad_request" });
   });

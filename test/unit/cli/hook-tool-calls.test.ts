@@ -32,6 +32,8 @@ describe("Claude Code's tool calls", () => {
       tool: "Write",
       access: "write",
       paths: ["/x/a"],
+      runtime: "claude",
+      base: CWD,
     });
     expect(call("Edit", { file_path: "/x/a" })).toMatchObject({ access: "write", paths: ["/x/a"] });
     expect(call("MultiEdit", { file_path: "/x/a", edits: [] })).toMatchObject({ access: "write" });
@@ -141,6 +143,8 @@ describe("Codex's tool calls", () => {
       tool: "apply_patch",
       access: "write",
       paths: ["a.ts", "../b.ts"],
+      runtime: "codex",
+      base: CWD,
     });
     expect(await call("apply_patch", { command: "*** Begin Patch\n*** End Patch\n" })).toMatchObject({
       kind: "refuse",

@@ -7,6 +7,7 @@ import {
   rootRule,
   samePath,
   swapCase,
+  looksLikeShortName,
 } from "../../../src/core/workdir/platform-path.js";
 
 describe("path components", () => {
@@ -72,5 +73,13 @@ describe("containment", () => {
 
   it("swaps letter case for the case-insensitivity probe", () => {
     expect(swapCase("/tmp/Ab-1")).toBe("/TMP/aB-1");
+  });
+});
+
+describe("Windows short names", () => {
+  it("a name with `~` and a digit may be an 8.3 short name; other names with `~` are not", () => {
+    for (const name of ["PROGRA~1", ".WEGENT~1", "EXEC-A~1.JSO", "x~12"])
+      expect(looksLikeShortName(name)).toBe(true);
+    for (const name of ["~", "a~b", "notes~", "~user"]) expect(looksLikeShortName(name)).toBe(false);
   });
 });

@@ -106,6 +106,54 @@ describe("protected folders on POSIX", async () => {
   });
 });
 
+describe("the exemption of W follows W's volume; protection folds wider than any volume", () => {
+  const W = "/home/alice/.wegent-executor/workspace";
+  const exists = async (p: string): Promise<string> => {
+    if (p === W) return W;
+    throw Object.assign(new Error("missing"), { code: "ENOENT" });
+  };
+  // A volume seen through dev+ino: case-sensitive volumes give each spelling its own inode.
+  const volume =
+    (caseInsensitive: boolean) =>
+    async (p: string): Promise<{ dev: number; ino: number }> => {
+      const key = caseInsensitive ? p.toLowerCase() : p;
+      if (key !== (caseInsensitive ? W.toLowerCase() : W))
+        throw Object.assign(new Error("missing"), { code: "ENOENT" });
+      return { dev: 1, ino: caseInsensitive ? 43 : 42 }; // two volumes: the probe's memory is per identity
+    };
+
+  it("issue 30 item 5: on a case-sensitive volume E/WORKSPACE/x is Gatehouse's own data, not W", async () => {
+    const set = await buildProtectedFolders({ ...posix, workspace: [W] }, exists, volume(false));
+    expect(protectionOf("/home/alice/.wegent-executor/WORKSPACE/x", set)).toBe("Gatehouse's own data");
+    expect(protectionOf("/home/alice/.wegent-executor/Workspace", set)).toBe("Gatehouse's own data");
+    expect(protectionOf(`${W}/x`, set)).toBeNull();
+  });
+
+  it("on a case-insensitive volume E/WORKSPACE/x is W itself, so it stays exempt", async () => {
+    const set = await buildProtectedFolders({ ...posix, workspace: [W] }, exists, volume(true));
+    expect(protectionOf("/home/alice/.wegent-executor/WORKSPACE/x", set)).toBeNull();
+    expect(protectionOf("/home/alice/.WEGENT-EXECUTOR/exec-approvals.json", set)).toBe(
+      "Gatehouse's own data",
+    );
+  });
+
+  it("a W that does not exist yet exempts only its exact spelling", async () => {
+    const set = await buildProtectedFolders({ ...posix, workspace: [W] }, noRealpath);
+    expect(protectionOf("/home/alice/.wegent-executor/WORKSPACE", set)).toBe("Gatehouse's own data");
+    expect(protectionOf(W, set)).toBeNull();
+  });
+
+  it.each([
+    ["/home/alice/.\u017f\u017fh/id_rsa", "a credentials folder"], // long s folds to s
+    ["/home/alice/.\u212aube/config", "a credentials folder"], // Kelvin sign folds to k
+    ["/home/alice/.wegent-executor/\uff43\uff41\uff50", "Gatehouse's own data"], // fullwidth letters
+    ["/home/alice/.SSH", "a credentials folder"],
+  ])("%s → %s", async (p, label) => {
+    const set = await buildProtectedFolders({ ...posix, workspace: [W] }, noRealpath);
+    expect(protectionOf(p, set)).toBe(label);
+  });
+});
+
 describe("protected folders on Windows (path.win32)", async () => {
   const set = await buildProtectedFolders(
     { ...windows, workspace: ["C:\\Users\\alice\\.wegent-executor\\workspace"] },

@@ -1,10 +1,19 @@
 // workdir.md §3: folders that can never be a cwd or a root. Entries are built from the home folder,
 // E, the agent homes and the environment; each entry's real path is added when it exists. Matching
-// is component by component, ignoring case, in NFC: over-matching can only refuse more.
+// is component by component under the widest fold (case, NFKC): over-matching can only refuse more.
+// The exemption of W from the rule for E is the opposite: it allows, so it follows W's volume (probed).
 import fs from "node:fs/promises";
 import type { Env } from "../../paths.js";
 import { stripVerbatimPrefix, upperCaseDrive } from "../normalise.js";
-import { isWithinComponents, pathApi, pathComponents, type Platform } from "../platform-path.js";
+import {
+  isWithinComponents,
+  pathApi,
+  pathComponents,
+  PROTECTION_RULE,
+  type CompareRule,
+  type Platform,
+} from "../platform-path.js";
+import { folderRule, type IdentityFn } from "./case-rule.js";
 
 export type ProtectionLabel =
   | "the file system root"
@@ -38,6 +47,8 @@ export interface ProtectedFolders {
   executorHome: string[];
   /** W in text and real form; empty when W is not strictly inside E (then E is protected whole). */
   workspaceException: string[];
+  /** How a path is compared with W for the exemption: W's own volume's case rule (probed). */
+  workspaceRule: CompareRule;
 }
 
 const CREDENTIAL_FOLDERS = [
@@ -64,7 +75,6 @@ const POSIX_SYSTEM_FOLDERS = [
   "/dev",
   "/boot",
 ];
-const FOLD = { caseInsensitive: true, nfc: true };
 
 /** Environment lookup that ignores the case of the name, as Windows does. */
 function envValue(env: Env, name: string): string | undefined {
@@ -137,6 +147,7 @@ async function realOrNull(p: string, realpath: RealpathFn, platform: Platform): 
 export async function buildProtectedFolders(
   input: ProtectedFoldersInput & { workspace: readonly string[] },
   realpath: RealpathFn = (p) => fs.realpath(p),
+  identity?: IdentityFn,
 ): Promise<ProtectedFolders> {
   const { platform } = input;
   const base = protectedFolderEntries(input);
@@ -149,6 +160,8 @@ export async function buildProtectedFolders(
   const eReal = await realOrNull(input.executorHome, realpath, platform);
   const executorHome = unique([input.executorHome, eReal]);
   let workspaceException: string[] = [];
+  // Exact until a probe says W's volume ignores case: a missing W exempts only its exact spelling.
+  let workspaceRule: CompareRule = { caseInsensitive: platform === "win32", nfc: platform === "darwin" };
   if (input.workspace.length > 0) {
     const wReals = await Promise.all(input.workspace.map((w) => realOrNull(w, realpath, platform)));
     const wForms = unique([...input.workspace, ...wReals]);
@@ -156,12 +169,14 @@ export async function buildProtectedFolders(
       executorHome.some((e) => {
         const wc = pathComponents(w, platform);
         const ec = pathComponents(e, platform);
-        return wc.length > ec.length && isWithinComponents(wc, ec, FOLD);
+        return wc.length > ec.length && isWithinComponents(wc, ec, PROTECTION_RULE);
       }),
     );
     if (strictlyInside) workspaceException = wForms;
+    const wReal = wReals.find((w): w is string => Boolean(w));
+    if (wReal) workspaceRule = await folderRule(wReal, platform, identity);
   }
-  return { platform, entries, executorHome, workspaceException };
+  return { platform, entries, executorHome, workspaceException, workspaceRule };
 }
 
 function unique(items: Array<string | null>): string[] {
@@ -183,15 +198,16 @@ export function protectionOf(p: string, folders: ProtectedFolders): ProtectionLa
     const ec = pathComponents(entry.path, platform);
     const hit =
       entry.match === "exact"
-        ? ec.length === comps.length && isWithinComponents(comps, ec, FOLD)
-        : isWithinComponents(comps, ec, FOLD);
+        ? ec.length === comps.length && isWithinComponents(comps, ec, PROTECTION_RULE)
+        : isWithinComponents(comps, ec, PROTECTION_RULE);
     if (hit) consider(entry.label, ec.length);
   }
   for (const e of folders.executorHome) {
     const ec = pathComponents(e, platform);
-    if (!isWithinComponents(comps, ec, FOLD)) continue;
+    if (!isWithinComponents(comps, ec, PROTECTION_RULE)) continue;
+    // Exempt only what is W on its own volume: `E/WORKSPACE` is another folder where case matters.
     const exempt = folders.workspaceException.some((w) =>
-      isWithinComponents(comps, pathComponents(w, platform), FOLD),
+      isWithinComponents(comps, pathComponents(w, platform), folders.workspaceRule),
     );
     if (!exempt) consider("Gatehouse's own data", ec.length);
   }

@@ -15,14 +15,8 @@ import {
 } from "../normalise.js";
 import { protectionOf, type ProtectedFolders } from "./protected-folders.js";
 import type { ActiveRoot } from "./path-check.js";
-import {
-  isWithinComponents,
-  pathComponents,
-  rootRule,
-  samePath,
-  swapCase,
-  type Platform,
-} from "../platform-path.js";
+import { isWithinComponents, pathComponents, rootRule, samePath, type Platform } from "../platform-path.js";
+import { probeCaseInsensitive } from "./case-rule.js";
 
 export type RootSource = ActiveRoot["source"];
 export type RootStatus = "active" | "refused" | "merged";
@@ -118,22 +112,6 @@ export async function checkRoot(given: string, ctx: RootCheckContext): Promise<R
     realpath: real,
     caseInsensitive: await probeCaseInsensitive(real, platform),
   };
-}
-
-/**
- * Always true on Windows. Elsewhere: the path with the case of its letters swapped must lead to the
- * same file (same device and inode).
- */
-export async function probeCaseInsensitive(realpath: string, platform: Platform): Promise<boolean> {
-  if (platform === "win32") return true;
-  const swapped = swapCase(realpath);
-  if (swapped === realpath) return false;
-  try {
-    const [a, b] = await Promise.all([fs.stat(realpath), fs.stat(swapped)]);
-    return a.dev === b.dev && a.ino === b.ino;
-  } catch {
-    return false;
-  }
 }
 
 export interface WorkspaceRoot {
