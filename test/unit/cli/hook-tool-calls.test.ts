@@ -5,7 +5,6 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { patchPaths } from "../../../src/cli/hook/apply-patch.js";
 import { claudeToolCall } from "../../../src/cli/hook/claude.js";
 import { codexToolCall } from "../../../src/cli/hook/codex.js";
 import { findCallArguments } from "../../../src/cli/hook/codex-transcript.js";
@@ -90,6 +89,8 @@ describe("Codex's tool calls", () => {
         line("call_zsh", { cmd: "ls", shell: "/usr/bin/zsh" }),
         line("call_bash", { cmd: "ls", shell: "/opt/bin/bash" }),
         line("call_sh", { cmd: "ls", shell: "sh" }),
+        line("call_workdir", { cmd: "apply_patch", workdir: "pkg" }),
+        line("call_updir", { cmd: "apply_patch", workdir: "../elsewhere" }),
         "not json",
       ].join("\n"),
     );
@@ -134,7 +135,7 @@ describe("Codex's tool calls", () => {
     });
   }, 15_000);
 
-  it("apply_patch writes every file its patch names; view_image reads its file", async () => {
+  it("apply_patch writes every file its patch names, a move both ends; view_image reads its file", async () => {
     const patch = "*** Begin Patch\n*** Update File: a.ts\n*** Move to: ../b.ts\n@@\n-x\n+y\n*** End Patch\n";
     expect(await call("apply_patch", { command: patch })).toEqual({
       kind: "file",
@@ -142,12 +143,60 @@ describe("Codex's tool calls", () => {
       access: "write",
       paths: ["a.ts", "../b.ts"],
     });
-    expect(await call("apply_patch", { command: "*** Begin Patch\n*** End Patch\n" })).toMatchObject({
-      kind: "refuse",
-    });
     expect(await call("view_image", { path: "/tmp/x.png" })).toMatchObject({
       access: "read",
       paths: ["/tmp/x.png"],
+    });
+  });
+
+  it("a patch Gatehouse does not read as Codex does, or in a form it does not know, is refused with the reason", async () => {
+    expect(await call("apply_patch", { command: "*** Begin Patch\n*** End Patch\n" })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("the patch names no file"),
+    });
+    const separator = "*** Begin Patch\n*** Add File: ../x\u2028y\n+x\n*** End Patch";
+    expect(await call("apply_patch", { command: separator })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("U+2028"),
+    });
+    // A NEL before a header is read as Codex reads it: the header counts, and the file gate judges its path.
+    const nel = "*** Begin Patch\n\u0085*** Add File: ../../x\n+x\n*** End Patch";
+    expect(await call("apply_patch", { command: nel })).toMatchObject({ kind: "file", paths: ["../../x"] });
+    expect(
+      await call("apply_patch", {
+        command: "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch",
+        input: "x",
+      }),
+    ).toMatchObject({ kind: "refuse", reason: expect.stringContaining("fields: command, input") });
+    expect(await call("apply_patch", { input: "*** Begin Patch\n*** End Patch" })).toMatchObject({
+      kind: "refuse",
+    });
+  });
+
+  it("an exec_command Codex applies as a patch is the patch's write, from its workdir and `cd`", async () => {
+    const heredoc = (cd: string) =>
+      `${cd}apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch\nEOF\n`;
+    expect(await call("Bash", { command: heredoc("") })).toEqual({
+      kind: "file",
+      tool: "apply_patch",
+      access: "write",
+      paths: ["n.txt"],
+    });
+    expect(await call("Bash", { command: heredoc("cd sub && ") })).toMatchObject({
+      kind: "file",
+      paths: [path.join(CWD, "sub", "n.txt")],
+    });
+    expect(await call("Bash", { command: heredoc("cd sub && ") }, "call_workdir")).toMatchObject({
+      kind: "file",
+      paths: [path.join(CWD, "pkg", "sub", "n.txt")],
+    });
+    expect(await call("Bash", { command: heredoc("cd sub && ") }, "call_updir")).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("not a plain folder name"),
+    });
+    expect(await call("Bash", { command: `echo x && ${heredoc("")}` })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("in a form Gatehouse does not read"),
     });
   });
 
@@ -164,22 +213,5 @@ describe("Codex's tool calls", () => {
       kind: "refuse",
       reason: 'Gatehouse does not know Codex\'s tool "write_file", so it blocks it.',
     });
-  });
-});
-
-describe("patchPaths", () => {
-  it("finds every file operation, however it is spaced or cased, without repeats", () => {
-    const patch = [
-      "*** Begin Patch",
-      "*** Add File: new.txt",
-      "+*** Add File: not-an-operation.txt",
-      "  ***  delete file :  old.txt  ",
-      "*** Update File: /abs/x.ts",
-      "*** Move to: moved.ts",
-      "*** Update File: new.txt",
-      "*** End Patch",
-    ].join("\r\n");
-    expect(patchPaths(patch)).toEqual(["new.txt", "old.txt", "/abs/x.ts", "moved.ts"]);
-    expect(patchPaths("no patch at all")).toEqual([]);
   });
 });
