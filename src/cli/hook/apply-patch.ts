@@ -3,12 +3,11 @@
 // from an exec_command that Codex intercepts and applies itself (`apply_patch <<'EOF' …`). A patch the
 // port does not fully understand is never let through silently.
 import path from "node:path";
-import {
-  readCodexPatch,
-  readCodexShellPatch,
-  type PatchOperation,
-} from "../../core/policy/apply-patch-grammar.js";
+import type { PatchOperation } from "../../core/policy/apply-patch-grammar.js";
 import type { ToolCall } from "./tool-call.js";
+
+// Loaded for a patch only: Claude Code's calls and Codex's other calls never pay for the grammar.
+const grammar = () => import("../../core/policy/apply-patch-grammar.js");
 
 /** Every path the operations write (a move writes its source and its destination), without repeats. */
 export function patchPaths(operations: readonly PatchOperation[]): string[] {
@@ -25,8 +24,8 @@ function notUnderstood(reason: string): ToolCall {
 }
 
 /** A patch as the file gate's write; `base` is the folder its relative paths are taken from, when not the task's. */
-export function patchFileCall(patch: string, base?: string): ToolCall {
-  const reading = readCodexPatch(patch);
+export async function patchFileCall(patch: string, base?: string): Promise<ToolCall> {
+  const reading = (await grammar()).readCodexPatch(patch);
   if (!reading.ok) return notUnderstood(reading.reason);
   const paths = patchPaths(reading.operations);
   return {
@@ -48,8 +47,14 @@ function plainFolder(value: unknown): string | null {
  * An exec_command Codex applies as a patch instead of running it, as the file gate's write from the
  * command's folder (`workdir`, then `cd DIR`); null when Codex runs it as a command.
  */
-export function shellPatchCall(command: string, workdir: unknown, cwd: string): ToolCall | null {
-  const shell = readCodexShellPatch(command);
+export async function shellPatchCall(
+  command: string,
+  workdir: unknown,
+  cwd: string,
+): Promise<ToolCall | null> {
+  // Only a command that mentions apply_patch can be one (a superset of the grammar's own test).
+  if (!/apply_?patch/i.test(command)) return null;
+  const shell = (await grammar()).readCodexShellPatch(command);
   if (shell.kind === "none") return null;
   if (shell.kind === "unsure") return notUnderstood(shell.reason);
   const folder = workdir === undefined || workdir === null ? "." : plainFolder(workdir);

@@ -76,7 +76,7 @@ async function commandCall(input: CodexPreToolUse, command: string, cwd: string)
     }
   }
   // Codex intercepts `apply_patch <<'EOF' …` and writes the patch itself: the shell never runs it.
-  return shellPatchCall(command, args.workdir, cwd) ?? { kind: "command", command, cwd };
+  return (await shellPatchCall(command, args.workdir, cwd)) ?? { kind: "command", command, cwd };
 }
 
 export async function codexToolCall(input: CodexPreToolUse, cwd: string): Promise<ToolCall> {

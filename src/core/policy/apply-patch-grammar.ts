@@ -88,7 +88,8 @@ export function rustLines(text: string): string[] {
   return pieces.map((line, i) => (i < ended && line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
-/** Codex's `ParseError`, worded as Codex displays it. */
+/** Codex's `ParseError`, worded as Codex displays it: thrown where Rust returns `Err(…)?`, and turned
+ * back into a value by `parseCodexPatch`. */
 class PatchError extends Error {}
 
 const invalidPatch = (message: string) => new PatchError(`invalid patch: ${message}`);

@@ -204,7 +204,7 @@ describe.skipIf(skipReason !== null)(
         expect(tally.appliedAsReported).toBeGreaterThan(RUNS / 10);
         expect(tally.rejected + tally.notUnderstood).toBeGreaterThan(RUNS / 10);
       },
-      Math.max(120_000, RUNS * 400),
+      Math.max(120_000, RUNS * 1000),
     );
     it("each ordinary patch applies and touches exactly the files the port reports", async () => {
       for (const ordinary of ORDINARY_PATCHES) {
@@ -218,5 +218,36 @@ describe.skipIf(skipReason !== null)(
         expect(run.changedFiles.sort()).toEqual(ordinary.writes.map((file) => `work/${file}`).sort());
       }
     }, 60_000);
+    it("the attacks are real: Codex writes outside its folder where the old reader saw nothing, and the port sees it", async () => {
+      const attacks = [
+        ["a NEL before a header", "*** Add File: ok.txt\n+x\n\u0085*** Add File: ../marker-nel\n+x"],
+        ["a line separator in a path", "*** Add File: ../marker-ls\u2028x\n+x"],
+        ["a paragraph separator in a path", "*** Add File: ../marker-ps\u2029x\n+x"],
+        ["a carriage return in a path", "*** Add File: ../marker-cr\rx\n+x"],
+        ["a NEL before a delete", "*** Add File: ok.txt\n+x\n\u0085*** Delete File: ../outside.txt"],
+      ] as const;
+      for (const [what, hunks] of attacks) {
+        const patch = `*** Begin Patch\n${hunks}\n*** End Patch\n`;
+        const sandbox = await patchSandbox(FILES);
+        const run = await applyAsOtherUser(BINARY!, sandbox, patch).finally(() =>
+          fs.rm(sandbox.root, { recursive: true, force: true }),
+        );
+        const outside = run.changedFiles.filter((key) => !key.startsWith("work/"));
+        expect(outside, `${what}: Codex wrote outside its folder`).toHaveLength(1);
+        const escaped = (file: string) =>
+          path.relative(sandbox.root, path.resolve(sandbox.work, file)) === outside[0];
+        expect(looseReaderBeforeIssue27(patch).some(escaped), `${what}: the old reader missed it`).toBe(
+          false,
+        );
+        const reading = readCodexPatch(patch);
+        if (reading.ok) expect(patchPaths(reading.operations).some(escaped), what).toBe(true);
+      }
+    }, 60_000);
   },
 );
+
+/** The hook's reader before issue 27 (JavaScript's `\s`, lines split on `\r?\n`): shows what it missed. */
+function looseReaderBeforeIssue27(patch: string): string[] {
+  const header = /^\s*\*\*\*\s*(?:add file|delete file|update file|move to)\s*:\s*(.*?)\s*$/i;
+  return patch.split(/\r?\n/).flatMap((line) => header.exec(line)?.[1] ?? []);
+}
