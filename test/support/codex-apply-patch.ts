@@ -25,7 +25,7 @@ export function codexNativeBinary(): string | null {
   return null;
 }
 
-/** A file's content, or `dir` for a folder, by path relative to the sandbox. */
+/** A file's content, `dir` for a folder, or a link's target, by path relative to the sandbox. */
 export type Tree = Map<string, string>;
 
 export async function treeOf(root: string): Promise<Tree> {
@@ -34,7 +34,8 @@ export async function treeOf(root: string): Promise<Tree> {
     for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       const key = path.relative(root, file);
-      if (entry.isDirectory()) {
+      if (entry.isSymbolicLink()) tree.set(key, `link:${await fs.readlink(file)}`);
+      else if (entry.isDirectory()) {
         tree.set(key, "dir");
         await walk(file);
       } else tree.set(key, `file:${await fs.readFile(file, "utf8")}`);
@@ -60,8 +61,14 @@ export interface PatchSandbox {
   work: string;
 }
 
-/** A fresh sandbox holding `files` (paths relative to `work`; `../x` lands in the sandbox itself). */
-export async function patchSandbox(files: Record<string, string>): Promise<PatchSandbox> {
+/**
+ * A fresh sandbox holding `files` (paths relative to `work`; `../x` lands in the sandbox itself) and
+ * symbolic `links` (name → target, relative to `work`).
+ */
+export async function patchSandbox(
+  files: Record<string, string>,
+  links: Record<string, string> = {},
+): Promise<PatchSandbox> {
   const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gh-apply-patch-")));
   const work = path.join(root, "work");
   await fs.mkdir(work);
@@ -70,7 +77,8 @@ export async function patchSandbox(files: Record<string, string>): Promise<Patch
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, content);
   }
-  const chown = spawnSync("chown", ["-R", `${OTHER_UID}:${OTHER_UID}`, root]);
+  for (const [name, target] of Object.entries(links)) await fs.symlink(target, path.join(work, name));
+  const chown = spawnSync("chown", ["-hR", `${OTHER_UID}:${OTHER_UID}`, root]);
   if (chown.status !== 0) throw new Error(`chown failed: ${chown.stderr.toString()}`);
   return { root, work };
 }

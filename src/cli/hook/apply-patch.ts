@@ -23,17 +23,16 @@ function notUnderstood(reason: string): ToolCall {
   };
 }
 
-/** A patch as the file gate's write; `base` is the folder its relative paths are taken from, when not the task's. */
-export async function patchFileCall(patch: string, base?: string): Promise<ToolCall> {
+/**
+ * A patch as the file gate's write, each path as Codex opens it: joined to `base` (Codex's folder for the
+ * patch) with `..` collapsed as text and `~` left as a name (`resolve_path_against_base`; checked with
+ * the real binary: `link/../x` is `base/x` whatever `link` points to).
+ */
+export async function patchFileCall(patch: string, base: string): Promise<ToolCall> {
   const reading = (await grammar()).readCodexPatch(patch);
   if (!reading.ok) return notUnderstood(reading.reason);
-  const paths = patchPaths(reading.operations);
-  return {
-    kind: "file",
-    tool: "apply_patch",
-    access: "write",
-    paths: base === undefined ? paths : paths.map((p) => path.resolve(base, p)),
-  };
+  const paths = patchPaths(reading.operations).map((p) => path.resolve(base, p));
+  return { kind: "file", tool: "apply_patch", access: "write", paths: [...new Set(paths)] };
 }
 
 /** A folder given as `workdir` or to `cd`, read only when it is plain text with no `..` step. */
@@ -60,6 +59,5 @@ export async function shellPatchCall(
   const folder = workdir === undefined || workdir === null ? "." : plainFolder(workdir);
   if (folder === null)
     return notUnderstood(`the command's folder (${JSON.stringify(workdir)}) is not a plain folder name`);
-  const base = path.resolve(cwd, folder, shell.cd ?? ".");
-  return patchFileCall(shell.patch, base === path.resolve(cwd) ? undefined : base);
+  return patchFileCall(shell.patch, path.resolve(cwd, folder, shell.cd ?? "."));
 }

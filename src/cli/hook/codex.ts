@@ -101,7 +101,7 @@ export async function codexToolCall(input: CodexPreToolUse, cwd: string): Promis
         reason: `Gatehouse does not know this form of Codex's apply_patch call (fields: ${Object.keys(toolInput).join(", ") || "none"}), so it blocks it.`,
       };
     }
-    return patchFileCall(patch);
+    return patchFileCall(patch, cwd);
   }
   if (name === "view_image") {
     const file = text("path");

@@ -37,7 +37,10 @@ const FILES: Record<string, string> = {
   "e\u2028.txt": "alpha\nbeta\ngamma\n",
   "f\u00a0.txt": "alpha\nbeta\ngamma\n",
   "../outside.txt": "alpha\nbeta\ngamma\n",
+  "nest/inner/g.txt": "alpha\nbeta\ngamma\n",
 };
+/** `lnk` points at `nest/inner`: Codex collapses `lnk/..` as text, to its own folder. */
+const LINKS = { lnk: "nest/inner" };
 const EXISTING = Object.keys(FILES);
 /** New names: ordinary ones, one level up, absolute, and every character the old reader mishandled. */
 const NEW_NAMES = [
@@ -48,6 +51,7 @@ const NEW_NAMES = [
   "sp ace.txt",
   "é-ü 说明.txt",
   "./dot/../dotted.txt",
+  "lnk/../via-link.txt",
   "@ROOT@/abs.txt",
   "~/tilde.txt",
   "x\u2028y.txt",
@@ -162,7 +166,7 @@ describe.skipIf(skipReason !== null)(
         const tally = { rejected: 0, notUnderstood: 0, appliedAsReported: 0, failedApplying: 0 };
         await fc.assert(
           fc.asyncProperty(patchText, async (template) => {
-            const sandbox = await patchSandbox(FILES);
+            const sandbox = await patchSandbox(FILES, LINKS);
             const patch = template.replaceAll("@ROOT@", sandbox.root);
             const run = await applyAsOtherUser(BINARY!, sandbox, patch).finally(() =>
               fs.rm(sandbox.root, { recursive: true, force: true }),

@@ -135,13 +135,13 @@ describe("Codex's tool calls", () => {
     });
   }, 15_000);
 
-  it("apply_patch writes every file its patch names, a move both ends; view_image reads its file", async () => {
+  it("apply_patch writes every file its patch names, a move both ends, as Codex opens them; view_image reads its file", async () => {
     const patch = "*** Begin Patch\n*** Update File: a.ts\n*** Move to: ../b.ts\n@@\n-x\n+y\n*** End Patch\n";
     expect(await call("apply_patch", { command: patch })).toEqual({
       kind: "file",
       tool: "apply_patch",
       access: "write",
-      paths: ["a.ts", "../b.ts"],
+      paths: ["/work/app/a.ts", "/work/b.ts"],
     });
     expect(await call("view_image", { path: "/tmp/x.png" })).toMatchObject({
       access: "read",
@@ -160,8 +160,13 @@ describe("Codex's tool calls", () => {
       reason: expect.stringContaining("U+2028"),
     });
     // A NEL before a header is read as Codex reads it: the header counts, and the file gate judges its path.
+    // `..` is collapsed as text and `~` is a name, as Codex does before it touches the disk.
+    const dots = "*** Begin Patch\n*** Add File: link/../../x\n+x\n*** Add File: ~/y\n+y\n*** End Patch";
+    expect(await call("apply_patch", { command: dots })).toMatchObject({
+      paths: ["/work/x", "/work/app/~/y"],
+    });
     const nel = "*** Begin Patch\n\u0085*** Add File: ../../x\n+x\n*** End Patch";
-    expect(await call("apply_patch", { command: nel })).toMatchObject({ kind: "file", paths: ["../../x"] });
+    expect(await call("apply_patch", { command: nel })).toMatchObject({ kind: "file", paths: ["/x"] });
     expect(
       await call("apply_patch", {
         command: "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch",
@@ -180,7 +185,7 @@ describe("Codex's tool calls", () => {
       kind: "file",
       tool: "apply_patch",
       access: "write",
-      paths: ["n.txt"],
+      paths: [path.join(CWD, "n.txt")],
     });
     expect(await call("Bash", { command: heredoc("cd sub && ") })).toMatchObject({
       kind: "file",
