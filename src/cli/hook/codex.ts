@@ -1,14 +1,15 @@
 // Codex's PreToolUse hook (codex-cli 0.169, checked with the real CLI): it runs for every tool call
 // but `write_stdin` (closed by launching Codex without TTY sessions, codex-spec.ts), with the tool's
 // name and arguments. Commands (`Bash`, from exec_command) go to the command gate after checking the
-// call's shell; `apply_patch` and `view_image` go to the file gate; tools that do nothing on this
+// call's shell, except the `apply_patch <<'EOF'` commands Codex applies itself as patches (cli/hook/
+// apply-patch.ts); `apply_patch` and `view_image` go to the file gate; tools that do nothing on this
 // machine pass; anything else is refused, so a tool added by a later Codex is never let through
 // unseen. Codex cannot ask from a hook: the hook waits for the person itself. It blocks with exit 2
 // and the reason on stderr (the model sees it); an exit 1, bad output or a timeout would let the
 // call run, so every failure here is turned into a block.
 import path from "node:path";
 import { z } from "zod/mini";
-import { patchPaths } from "./apply-patch.js";
+import { patchFileCall, shellPatchCall } from "./apply-patch.js";
 import { waitForCallArguments } from "./codex-transcript.js";
 import type { ToolCall } from "./tool-call.js";
 
@@ -74,7 +75,8 @@ async function commandCall(input: CodexPreToolUse, command: string, cwd: string)
       };
     }
   }
-  return { kind: "command", command, cwd };
+  // Codex intercepts `apply_patch <<'EOF' …` and writes the patch itself: the shell never runs it.
+  return (await shellPatchCall(command, args.workdir, cwd)) ?? { kind: "command", command, cwd };
 }
 
 export async function codexToolCall(input: CodexPreToolUse, cwd: string): Promise<ToolCall> {
@@ -90,10 +92,16 @@ export async function codexToolCall(input: CodexPreToolUse, cwd: string): Promis
     return commandCall(input, command, cwd);
   }
   if (name === "apply_patch") {
-    const paths = patchPaths(text("command") ?? text("input") ?? "");
-    if (paths.length === 0)
-      return { kind: "refuse", reason: "Gatehouse found no file in this patch, so it does not apply it." };
-    return { kind: "file", tool: "apply_patch", access: "write", paths, runtime: "codex", base: cwd };
+    // Codex 0.169–0.171 send the freeform tool's patch text as `command`, and nothing else.
+    const patch = toolInput.command;
+    if (typeof patch !== "string" || Object.keys(toolInput).some((key) => key !== "command")) {
+      // person: needs the "person" kind
+      return {
+        kind: "refuse",
+        reason: `Gatehouse does not know this form of Codex's apply_patch call (fields: ${Object.keys(toolInput).join(", ") || "none"}), so it blocks it.`,
+      };
+    }
+    return patchFileCall(patch, cwd);
   }
   if (name === "view_image") {
     const file = text("path");

@@ -140,7 +140,12 @@ async function workspaceFile(
   access: "read" | "write",
   deps: WorkspaceFilesDeps,
 ): Promise<{ target: string; stats: Stats }> {
-  const [placed] = await resolveFileTargets({ paths: [name], access, workdir: folder }, deps.places());
+  // The backend's name is joined as Wegent's Rust executor joins it (no trimming, `~` a name): Codex's
+  // rule; both the text form and the real path must be inside.
+  const [placed] = await resolveFileTargets(
+    { paths: [name], access, workdir: folder, runtime: "codex" },
+    deps.places(),
+  );
   if (!placed) return refuse("File name is required");
   switch (placed.where) {
     case "inside":

@@ -118,6 +118,31 @@ describe("start-up imports of the hot CLI paths", () => {
     }
   });
 
+  it("the Codex hook reading a patch loads the apply_patch grammar and nothing else of the policy engine", async () => {
+    let serve: ServeProcess | null = null;
+    try {
+      serve = await startServe(t.env);
+      const folder = path.join(t.home, "project");
+      await fs.mkdir(folder, { recursive: true });
+      const patch = "*** Begin Patch\n*** Add File: notes.txt\n+x\n*** End Patch\n";
+      const input = JSON.stringify({
+        session_id: "s1",
+        cwd: folder,
+        tool_name: "apply_patch",
+        tool_input: { command: patch },
+      });
+      const { modules } = await traced(["hook", "codex", "--workdir", folder], input);
+      expect(loadedOf(modules, ["src/core/policy/"]).map((m) => m.replace(/^.*src\//, "src/"))).toEqual([
+        "src/core/policy/apply-patch-grammar.js",
+      ]);
+      expect(
+        loadedOf(modules, [...NEVER, ...NOT_WHEN_SERVED.filter((m) => m !== "src/core/policy/")]),
+      ).toEqual([]);
+    } finally {
+      await serve?.stop();
+    }
+  });
+
   it("the hook deciding alone (no Gatehouse running) loads the policy engine but nothing of the runner", async () => {
     const { stdout, modules } = await traced(["hook", "claude"], hookInput("git status"));
     expect(stdout).toContain("not running");

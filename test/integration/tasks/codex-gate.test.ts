@@ -244,6 +244,65 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     expect(outputsText()).toContain("Gatehouse denied this file access (by you)");
   });
 
+  it("a patch with a NEL before a header aimed outside the folder is refused as a whole, the marker absent, audited", async () => {
+    const marker = () => path.join(app!.t.home, "nel-marker.txt");
+    const a = await startWith(
+      calls(() => ({
+        customCall: {
+          name: "apply_patch",
+          // Codex trims the NEL (Rust's whitespace), so the second header counts: it writes the marker.
+          input: `*** Begin Patch\n*** Add File: inside.txt\n+hi\n\u0085*** Add File: ${marker()}\n+evil\n*** End Patch\n`,
+        },
+      })),
+      "gpt-5.5",
+    );
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY });
+    a.send(codexTask(1110, 11010));
+    const events = await a.untilTerminal(11010);
+
+    expect(events.at(-1)!.event).toBe("response.completed");
+    expect(existsSync(marker())).toBe(false);
+    expect(existsSync(path.join(await managedFolder(a, 1110), "inside.txt"))).toBe(false);
+    expect(outputsText()).toContain("Gatehouse denied this file access (by policy)");
+    expect(await auditLines(a)).toContainEqual(
+      expect.objectContaining({
+        agentId: "codex",
+        source: "codex-hook",
+        command: `apply_patch ${path.join(await managedFolder(a, 1110), "inside.txt")} ${marker()}`,
+        decision: "deny",
+        decidedBy: "policy",
+      }),
+    );
+  });
+
+  it("an `apply_patch <<'EOF'` command, which Codex applies itself, is judged as its patch: a write through a link into Gatehouse's data is refused even under security=full", async () => {
+    const folder = async () => managedFolder(app!, 1111);
+    const a = await startWith(
+      calls(
+        exec(
+          "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: data-link/heredoc-marker.txt\n+evil\n*** End Patch\nEOF\n",
+        ),
+      ),
+    );
+    await a.setPolicy({ defaults: { security: "full", ask: "off", askFallback: "deny" } });
+    // The task's folder holds a link into Gatehouse's own folder (the command's text never names it).
+    await fs.mkdir(await folder(), { recursive: true });
+    await fs.symlink(a.t.paths.executorHome, path.join(await folder(), "data-link"));
+    a.send(codexTask(1111, 11011));
+    const events = await a.untilTerminal(11011);
+
+    expect(events.at(-1)!.event).toBe("response.completed");
+    expect(existsSync(path.join(a.t.paths.executorHome, "heredoc-marker.txt"))).toBe(false);
+    expect(outputsText()).toContain("Gatehouse denied this file access");
+    expect(await auditLines(a)).toContainEqual(
+      expect.objectContaining({
+        agentId: "codex",
+        command: `apply_patch ${path.join(a.t.paths.executorHome, "heredoc-marker.txt")}`,
+        decision: "deny",
+      }),
+    );
+  });
+
   it("a trusted repository's .codex config cannot switch the hook off or run hooks of its own", async () => {
     const a = await startWith(calls(exec("touch marker-file")));
     await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });

@@ -5,10 +5,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { patchPaths } from "../../../src/cli/hook/apply-patch.js";
 import { claudeToolCall } from "../../../src/cli/hook/claude.js";
 import { codexToolCall } from "../../../src/cli/hook/codex.js";
 import { findCallArguments } from "../../../src/cli/hook/codex-transcript.js";
+import { codexOpenedPath } from "../../../src/core/workdir/runtime-path.js";
 
 const CWD = "/work/app";
 
@@ -92,6 +92,8 @@ describe("Codex's tool calls", () => {
         line("call_zsh", { cmd: "ls", shell: "/usr/bin/zsh" }),
         line("call_bash", { cmd: "ls", shell: "/opt/bin/bash" }),
         line("call_sh", { cmd: "ls", shell: "sh" }),
+        line("call_workdir", { cmd: "apply_patch", workdir: "pkg" }),
+        line("call_updir", { cmd: "apply_patch", workdir: "../elsewhere" }),
         "not json",
       ].join("\n"),
     );
@@ -136,7 +138,7 @@ describe("Codex's tool calls", () => {
     });
   }, 15_000);
 
-  it("apply_patch writes every file its patch names; view_image reads its file", async () => {
+  it("apply_patch writes every file its patch names, a move both ends, as Codex opens them; view_image reads its file", async () => {
     const patch = "*** Begin Patch\n*** Update File: a.ts\n*** Move to: ../b.ts\n@@\n-x\n+y\n*** End Patch\n";
     expect(await call("apply_patch", { command: patch })).toEqual({
       kind: "file",
@@ -155,6 +157,71 @@ describe("Codex's tool calls", () => {
     });
   });
 
+  it("a patch Gatehouse does not read as Codex does, or in a form it does not know, is refused with the reason", async () => {
+    expect(await call("apply_patch", { command: "*** Begin Patch\n*** End Patch\n" })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("the patch names no file"),
+    });
+    const separator = "*** Begin Patch\n*** Add File: ../x\u2028y\n+x\n*** End Patch";
+    expect(await call("apply_patch", { command: separator })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("U+2028"),
+    });
+    // A NEL before a header is read as Codex reads it: the header counts, and the file gate judges its path.
+    // `..` is collapsed as text and `~` is a name, as Codex does before it touches the disk.
+    const dots = "*** Begin Patch\n*** Add File: link/../../x\n+x\n*** Add File: ~/y\n+y\n*** End Patch";
+    expect(await call("apply_patch", { command: dots })).toMatchObject({
+      paths: ["link/../../x", "~/y"],
+      runtime: "codex",
+      base: CWD,
+    });
+    const opened = (raw: string) => codexOpenedPath(raw, { platform: "linux", home: "/home/u", base: CWD });
+    expect(opened("link/../../x")).toMatchObject({ ok: true, path: "/work/x" });
+    expect(opened("~/y")).toMatchObject({ ok: true, path: "/work/app/~/y" });
+    const nel = "*** Begin Patch\n\u0085*** Add File: ../../x\n+x\n*** End Patch";
+    expect(await call("apply_patch", { command: nel })).toMatchObject({ kind: "file", paths: ["../../x"] });
+    expect(
+      await call("apply_patch", {
+        command: "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch",
+        input: "x",
+      }),
+    ).toMatchObject({ kind: "refuse", reason: expect.stringContaining("fields: command, input") });
+    expect(await call("apply_patch", { input: "*** Begin Patch\n*** End Patch" })).toMatchObject({
+      kind: "refuse",
+    });
+  });
+
+  it("an exec_command Codex applies as a patch is the patch's write, from its workdir and `cd`", async () => {
+    const heredoc = (cd: string) =>
+      `${cd}apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch\nEOF\n`;
+    expect(await call("Bash", { command: heredoc("") })).toEqual({
+      kind: "file",
+      tool: "apply_patch",
+      access: "write",
+      paths: ["n.txt"],
+      runtime: "codex",
+      base: CWD,
+    });
+    expect(await call("Bash", { command: heredoc("cd sub && ") })).toMatchObject({
+      kind: "file",
+      paths: ["n.txt"],
+      base: path.join(CWD, "sub"),
+    });
+    expect(await call("Bash", { command: heredoc("cd sub && ") }, "call_workdir")).toMatchObject({
+      kind: "file",
+      paths: ["n.txt"],
+      base: path.join(CWD, "pkg", "sub"),
+    });
+    expect(await call("Bash", { command: heredoc("cd sub && ") }, "call_updir")).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("not a plain folder name"),
+    });
+    expect(await call("Bash", { command: `echo x && ${heredoc("")}` })).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringContaining("in a form Gatehouse does not read"),
+    });
+  });
+
   it("tools that do nothing here pass, MCP tools pass, and an unknown tool is refused", async () => {
     for (const name of [
       "update_plan",
@@ -168,22 +235,5 @@ describe("Codex's tool calls", () => {
       kind: "refuse",
       reason: 'Gatehouse does not know Codex\'s tool "write_file", so it blocks it.',
     });
-  });
-});
-
-describe("patchPaths", () => {
-  it("finds every file operation, however it is spaced or cased, without repeats", () => {
-    const patch = [
-      "*** Begin Patch",
-      "*** Add File: new.txt",
-      "+*** Add File: not-an-operation.txt",
-      "  ***  delete file :  old.txt  ",
-      "*** Update File: /abs/x.ts",
-      "*** Move to: moved.ts",
-      "*** Update File: new.txt",
-      "*** End Patch",
-    ].join("\r\n");
-    expect(patchPaths(patch)).toEqual(["new.txt", "old.txt", "/abs/x.ts", "moved.ts"]);
-    expect(patchPaths("no patch at all")).toEqual([]);
   });
 });
