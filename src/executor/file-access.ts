@@ -174,6 +174,7 @@ export async function decideFileAccess(
       approvals: await deps.approvals.load(),
       now: deps.now(),
       ...(request.requested ? { requested: request.requested } : {}),
+      ...(request.identity ? { identity: request.identity } : {}),
     },
   );
   const { tool: _tool, access: _access, paths: _paths, workdir, ...common } = request;
