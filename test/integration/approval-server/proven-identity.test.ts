@@ -94,7 +94,10 @@ describe.skipIf(otherUserUnavailable !== null)("who asks over the approval socke
   it("the same requests with a valid proof of a running claude-code task get that agent's elevation", async () => {
     await g.services.approvals.elevate("claude-code", Date.now() + 60_000, "test");
     const key = g.services.taskKeys.issue(CLAUDE_TASK);
-    expect(await ask(undefined, task("41", key))).toMatchObject({ decision: "allow-once", decidedBy: "policy" });
+    expect(await ask(undefined, task("41", key))).toMatchObject({
+      decision: "allow-once",
+      decidedBy: "policy",
+    });
     expect(existsSync(marker)).toBe(false); // approval.request decides; the requester runs
     expect(await run("claude-code", task("41", key))).toMatchObject({ decision: "allow-once", exitCode: 0 });
     expect(statSync(marker).uid).toBe(OTHER_UID);
@@ -110,15 +113,21 @@ describe.skipIf(otherUserUnavailable !== null)("who asks over the approval socke
     const key = g.services.taskKeys.issue(CLAUDE_TASK);
     const other = g.services.taskKeys.issue({ taskId: "42", runtime: "codex", agent: "codex" });
     // task 42's key does not prove task 41
-    expect((await run("claude-code", task("41", other))).error).toMatch(/^bad_task_proof: the proof does not match/);
+    expect((await run("claude-code", task("41", other))).error).toMatch(
+      /^bad_task_proof: the proof does not match/,
+    );
     // a codex task's proof does not carry claude-code's rights
     expect((await run("claude-code", task("42", other))).error).toMatch(
       /^bad_task_proof: task 42 runs as agent codex, but the request names agent claude-code/,
     );
     expect(await run(undefined, task("42", other))).toMatchObject({ decision: "no-approver" });
     g.services.taskKeys.revoke("41", key);
-    expect((await run("claude-code", task("41", key))).error).toMatch(/^bad_task_proof: task 41 is not running/);
-    expect((await ask("claude-code", task("41", key))).error).toMatch(/^bad_task_proof: task 41 is not running/);
+    expect((await run("claude-code", task("41", key))).error).toMatch(
+      /^bad_task_proof: task 41 is not running/,
+    );
+    expect((await ask("claude-code", task("41", key))).error).toMatch(
+      /^bad_task_proof: task 41 is not running/,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -127,7 +136,10 @@ describe.skipIf(otherUserUnavailable !== null)("who asks over the approval socke
       .slice(1)
       .join(" ")
       .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
-    const own = await g.services.approvals.addEntry("claude-code", { pattern: realProgram("setpriv"), argPattern });
+    const own = await g.services.approvals.addEntry("claude-code", {
+      pattern: realProgram("setpriv"),
+      argPattern,
+    });
     expect(await run("claude-code")).toMatchObject({ decision: "no-approver" });
     expect(existsSync(marker)).toBe(false);
     const key = g.services.taskKeys.issue(CLAUDE_TASK);
@@ -142,13 +154,19 @@ describe.skipIf(otherUserUnavailable !== null)("who asks over the approval socke
   it("claiming an agent whose own settings loosen the policy gets the stricter of them and the anonymous ones", async () => {
     await g.services.approvals.setAgentSettings("claude-code", { security: "full", ask: "off" });
     expect(await ask("claude-code")).toMatchObject({ decision: "no-approver" });
-    const explained = await client.request("policy.explain", { argv: touchAsNobody(), agentId: "claude-code" });
+    const explained = await client.request("policy.explain", {
+      argv: touchAsNobody(),
+      agentId: "claude-code",
+    });
     expect(explained).toMatchObject({
       status: "ok",
       body: { outcome: "prompt", security: "allowlist", identity: "unproven", agentId: "claude-code" },
     });
     const key = g.services.taskKeys.issue(CLAUDE_TASK);
-    expect(await ask(undefined, task("41", key))).toMatchObject({ decision: "allow-once", decidedBy: "policy" });
+    expect(await ask(undefined, task("41", key))).toMatchObject({
+      decision: "allow-once",
+      decidedBy: "policy",
+    });
     // and a claim can only narrow: an agent set to deny stays denied when only claimed
     await g.services.approvals.setAgentSettings("defaults", { security: "full", ask: "off" });
     await g.services.approvals.setAgentSettings("locked", { security: "deny" });
@@ -169,7 +187,10 @@ describe.skipIf(otherUserUnavailable !== null)("who asks over the approval socke
     // a launcher entry without an argPattern covers nothing on its own: ask about a plain program instead
     const echo = await g.services.approvals.addEntry("claude-code", { pattern: realProgram("echo") });
     await g.services.approvals.updateEntry("claude-code", echo.id, { usesLeft: 1 });
-    const unproven = await client.request("approval.request", { argv: ["echo", "hi"], agentId: "claude-code" });
+    const unproven = await client.request("approval.request", {
+      argv: ["echo", "hi"],
+      agentId: "claude-code",
+    });
     expect(bodyOf(unproven)).toMatchObject({ decision: "no-approver" });
     const file = JSON.parse(await fs.readFile(g.t.paths.approvals, "utf8")) as {
       agents: Record<string, { allowlist?: { id: string; usesLeft?: number }[] }>;

@@ -84,7 +84,7 @@ describe("resolveSettings", () => {
   });
 });
 
-describe("an unproven agent id: the least-trusted agent (docs/decisions.md \"Proven identity\")", () => {
+describe('an unproven agent id: the least-trusted agent (docs/decisions.md "Proven identity")', () => {
   const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
 
   it("gets, field by field, the stricter of the claimed agent's settings and the anonymous ones", () => {
@@ -129,7 +129,9 @@ describe("an unproven agent id: the least-trusted agent (docs/decisions.md \"Pro
     const proven = await explainWith(fx, approvals, { agentId: "claude" })("git status");
     expect(proven).toMatchObject({ outcome: "run", matchedEntryIds: ["claude-git"] });
     expect(proven.identity).toBeUndefined();
-    const unproven = await explainWith(fx, approvals, { agentId: "claude", identity: "unproven" })("git status");
+    const unproven = await explainWith(fx, approvals, { agentId: "claude", identity: "unproven" })(
+      "git status",
+    );
     expect(unproven).toMatchObject({ outcome: "prompt", identity: "unproven", matchedEntryIds: [] });
     expect(unproven.segments[0]!.missReason).toContain("entry claude-git is agent claude's own");
     // a shared entry covers it, with a use limit too (uses of `*` are nobody's own)
