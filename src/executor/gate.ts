@@ -481,7 +481,8 @@ async function decideOnce(
     ...(req.requested ? { requested: req.requested } : {}),
     now: startedAt,
     requestEnv,
-    ...(bash !== undefined ? { bash } : {}),
+    // what runs here runs under bash, whichever shell the request names
+    ...(bash !== undefined ? { bash, dialect: "bash" as const } : {}),
     ...(deps.ownFiles ? { ownFiles: deps.ownFiles } : {}),
     ...(req.resolver ? { resolver: req.resolver } : {}),
     ...(req.identity ? { identity: req.identity } : {}),
