@@ -5,7 +5,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { expandHome } from "../core/paths.js";
 import { ExecutableResolver } from "../core/policy/io/resolve-executable.js";
-import type { CommandInput, Explanation, PromptFn, RequestedSettings } from "../core/policy/types.js";
+import type {
+  CommandInput,
+  Explanation,
+  Identity,
+  PromptFn,
+  RequestedSettings,
+} from "../core/policy/types.js";
 import type { FileGateRequest } from "../executor/file-access.js";
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
 import type { VerifiedTask } from "../shared/schemas/prompt.js";
@@ -19,7 +25,7 @@ import type { HandlerReply, RequestContext, RequestHandlers } from "./server.js"
 export interface ApprovalGate {
   explain(
     command: CommandInput,
-    context: { agentId: string; cwd: string; requested?: RequestedSettings },
+    context: { agentId: string; cwd: string; requested?: RequestedSettings; identity?: Identity },
   ): Promise<Explanation>;
   decide(request: GateRequest, prompt: PromptFn): Promise<GateDecision>;
   /** A file an agent's own tool reads or writes (executor/file-access.ts). */
@@ -163,6 +169,34 @@ function verifiedMismatch(
   return null;
 }
 
+/**
+ * Who asks, as the gate decides it (docs/decisions.md "Proven identity"): a request with a running task's
+ * proof asks as that task's agent and session, with that agent's rights; any other request only claims
+ * its agent id (every client holds the token) and is decided as the least-trusted agent.
+ */
+interface Asker {
+  agentId: string;
+  sessionKey: string;
+  verified?: VerifiedTask;
+  identity?: Identity;
+}
+
+function askerOf(body: { agentId?: string; sessionKey?: string }, ctx: RequestContext): Asker {
+  const verified = ctx.verified;
+  if (verified) {
+    return {
+      agentId: verified.agent,
+      sessionKey: body.sessionKey ?? `task:${verified.taskId}`,
+      verified,
+    };
+  }
+  return {
+    agentId: body.agentId ?? DEFAULT_AGENT,
+    sessionKey: body.sessionKey ?? DEFAULT_SESSION,
+    identity: "unproven",
+  };
+}
+
 /** The gate request of an `approval.request`, built field by field (no spreads: it runs for every request). */
 function gateRequestOf(
   body: ApprovalRequestBody,
@@ -170,10 +204,11 @@ function gateRequestOf(
   command: CommandInput,
   cwd: string,
 ): GateRequest {
+  const asker = askerOf(body, ctx);
   const request: GateRequest = {
     command,
-    agentId: body.agentId ?? ctx.verified?.agent ?? DEFAULT_AGENT,
-    sessionKey: body.sessionKey ?? (ctx.verified ? `task:${ctx.verified.taskId}` : DEFAULT_SESSION),
+    agentId: asker.agentId,
+    sessionKey: asker.sessionKey,
     source: body.source ?? "socket",
     cwd,
     signal: ctx.signal,
@@ -182,7 +217,8 @@ function gateRequestOf(
   if (body.timeoutMs !== undefined) request.promptTimeoutMs = body.timeoutMs;
   const { requested } = requestedOf(body);
   if (requested) request.requested = requested;
-  if (ctx.verified) request.verified = ctx.verified;
+  if (asker.verified) request.verified = asker.verified;
+  if (asker.identity) request.identity = asker.identity;
   return request;
 }
 
@@ -198,13 +234,18 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
   return {
     ping: () => ({ type: "pong", body: { version: APP_VERSION, ui: deps.broker.hasPresenter() } }),
 
-    "policy.explain": async (body: ExplainBody) => {
+    "policy.explain": async (body: ExplainBody, ctx: RequestContext) => {
+      // explained as this client's own requests would be decided: its claim is not proof
+      const mismatch = ctx.verified ? verifiedMismatch(body, ctx.verified) : null;
+      if (mismatch) return { error: "bad_task_proof", message: mismatch };
       const cwd = cwdOrDefault(body.cwd);
       if (!cwd.ok) return { error: "bad_request", message: cwd.message };
+      const asker = askerOf(body, ctx);
       const explanation = await deps.gate.explain(commandOf(body), {
-        agentId: body.agentId ?? DEFAULT_AGENT,
+        agentId: asker.agentId,
         cwd: cwd.cwd,
         ...requestedOf(body),
+        ...(asker.identity ? { identity: asker.identity } : {}),
       });
       return { type: "explanation", body: { ...explanation } };
     },
@@ -248,7 +289,11 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
     },
 
     "exec.run": async (body: ExecRunBody, ctx: RequestContext) => {
-      const sessionKey = body.sessionKey ?? DEFAULT_SESSION;
+      // the same proof check as approval.request: a claim never runs with another agent's rights
+      const mismatch = ctx.verified ? verifiedMismatch(body, ctx.verified) : null;
+      if (mismatch) return { error: "bad_task_proof", message: mismatch };
+      const asker = askerOf(body, ctx);
+      const sessionKey = asker.sessionKey;
       const cwd = await deps.cwdResolver(sessionKey, body.cwd);
       if (!cwd.ok) return { error: "bad_request", message: cwd.message };
       let busy = false;
@@ -263,10 +308,12 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
       const result = await deps.gate.run(
         {
           command: commandOf(body),
-          agentId: body.agentId ?? DEFAULT_AGENT,
+          agentId: asker.agentId,
           sessionKey,
           source: "socket",
           cwd: cwd.cwd,
+          ...(asker.verified ? { verified: asker.verified } : {}),
+          ...(asker.identity ? { identity: asker.identity } : {}),
           ...(body.env ? { env: body.env } : {}),
           ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
           ...(body.maxOutputBytes !== undefined ? { maxOutputBytes: body.maxOutputBytes } : {}),

@@ -25,7 +25,9 @@ export function askViaPaths(dir: string, env: Env): AppPaths {
 /**
  * Maps the other Gatehouse's decision. Only a person there, or that home's standing rules, can
  * allow here; its askFallback cannot (that becomes `timeout`, or `no-approver` when nobody could be asked
- * there or it is unreachable, so this home's askFallback decides).
+ * there or it is unreachable, so this home's askFallback decides). A refusal by that home's policy asked
+ * nobody either (the forwarded request is unproven there, so the least-trusted agent's settings decided
+ * it, docs/decisions.md "Proven identity"): `no-approver`, never a person's denial.
  */
 export function mapForwardedDecision(
   result: ClientResult<DecisionBody>,
@@ -36,6 +38,7 @@ export function mapForwardedDecision(
     return { decision: result.status === "error" && result.code === "cancelled" ? "cancelled" : "timeout" };
   const { decision, decidedBy } = result.body;
   if (decidedBy === "fallback") return { decision: decision === "no-approver" ? "no-approver" : "timeout" };
+  if (decidedBy === "policy" && decision === "deny") return { decision: "no-approver" };
   if (decision === "allow-always")
     return { decision: "allow-always", entries: prompt.explanation.proposedEntries };
   return { decision };

@@ -45,7 +45,7 @@ export function renderPromptText(
     ...whatLines(prompt),
     prompt.verified
       ? `  task     ${prompt.verified.taskId} (verified: Gatehouse launched it)   agent ${prompt.agentId}   from ${prompt.source}`
-      : `  agent    ${prompt.agentId}   session ${prompt.sessionKey}   from ${prompt.source}   (as its client says; not verified)`,
+      : `  agent    ${prompt.agentId}   session ${prompt.sessionKey}   from ${prompt.source}   (as its client says; not verified${prompt.explanation.identity === "unproven" ? ", so decided as the least-trusted agent" : ""})`,
   ];
   if (prompt.reason) lines.push(`  reason   ${prompt.reason}`);
   lines.push(`  why      ${e.reason}`);
@@ -60,7 +60,7 @@ export function renderPromptText(
   for (const flag of e.flagDetails ?? []) lines.push(`    ! ${flag.detail}`);
   if (offersAllowAlways(prompt) && (e.proposedEntries ?? []).length > 0) {
     lines.push(
-      `  allow always would save: ${e.proposedEntries.map((p) => p.pattern + (p.argPattern ? ` ${p.argPattern}` : "")).join(", ")}`,
+      `  allow always would save${e.identity === "unproven" ? " for every agent" : ""}: ${e.proposedEntries.map((p) => p.pattern + (p.argPattern ? ` ${p.argPattern}` : "")).join(", ")}`,
     );
   }
   lines.push(`  in ${seconds} s without an answer, askFallback=${e.askFallback} decides`);

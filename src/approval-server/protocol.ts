@@ -7,7 +7,7 @@ import {
   AgentRuntimeSchema,
   FileAccessKindSchema,
   OutcomeSchema,
-  PosixShellSchema,
+  PosixShellsSchema,
   SecuritySchema,
   AskSchema,
   ShellKindSchema,
@@ -104,8 +104,11 @@ const commandFields = {
   /** A shell string; an array is taken as an argv (as in the protocol's worked example). */
   command: z.optional(z.union([CommandText, Argv])),
   shell: z.optional(ShellKindSchema),
-  /** Which POSIX shell will run the string (the agent's own): only ever reads it more strictly than bash. */
-  posixShell: z.optional(PosixShellSchema),
+  /**
+   * Which POSIX shell will run the string (the agent's own), or the candidates when the client is not
+   * sure (each is analysed, the strictest verdict kept): only ever reads it more strictly than bash.
+   */
+  posixShell: z.optional(PosixShellsSchema),
   cwd: z.optional(Text(1, 4_096)),
   agentId: z.optional(Text(1, 200)),
   /** The request's own settings: they may only tighten the policy (a looser one is refused). */

@@ -233,6 +233,7 @@ export async function decideFileAccess(
       approvals: await deps.approvals.load(),
       now: deps.now(),
       ...(request.requested ? { requested: request.requested } : {}),
+      ...(request.identity ? { identity: request.identity } : {}),
     },
   );
   const {

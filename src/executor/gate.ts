@@ -18,6 +18,7 @@ import type {
   CommandInput,
   DecidedBy,
   Explanation,
+  Identity,
   PromptAnswer,
   PromptDecision,
   PromptFn,
@@ -60,6 +61,13 @@ export interface GateRequest {
   signal?: AbortSignal;
   /** The running Gatehouse task the request provably comes from (its task key); absent = a claim. */
   verified?: VerifiedTask;
+  /**
+   * `unproven`: `agentId` is only what a socket client claimed (docs/decisions.md "Proven identity"): the
+   * least-trusted agent decides (only `*` entries, so no agent's own uses are spent), *allow always*
+   * saves for every agent, and the audit line says so. Absent: the agent's own rights (decided in
+   * Gatehouse's own process, or `verified`).
+   */
+  identity?: Identity;
   /**
    * Executable lookups shared with requests that arrived together (approval socket: one per read);
    * every observation in it must postdate this request's arrival. Absent: a fresh one.
@@ -347,8 +355,9 @@ async function saveAllowAlways(
   runId: string,
 ): Promise<Verdict> {
   try {
+    // an unproven request is decided by the every-agent list: that is where its grant can take effect
     const savedEntries = await deps.approvals.saveAllowAlways(
-      req.agentId,
+      req.identity === "unproven" ? "*" : req.agentId,
       answer.entries ?? explanation.proposedEntries,
     );
     return { decision: "allow-always", decidedBy: "user", reason: "allowed always by user", savedEntries };
@@ -472,9 +481,11 @@ async function decideOnce(
     ...(req.requested ? { requested: req.requested } : {}),
     now: startedAt,
     requestEnv,
-    ...(bash !== undefined ? { bash } : {}),
+    // what runs here runs under bash, whichever shell the request names
+    ...(bash !== undefined ? { bash, dialect: "bash" as const } : {}),
     ...(deps.ownFiles ? { ownFiles: deps.ownFiles } : {}),
     ...(req.resolver ? { resolver: req.resolver } : {}),
+    ...(req.identity ? { identity: req.identity } : {}),
   });
 
   const settled = await settle(req, deps, explanation, warnings, {
@@ -634,6 +645,7 @@ function auditBase(
   if (explanation.elevatedUntil !== undefined) record.elevatedUntil = explanation.elevatedUntil;
   if (req.requested) record.requested = { ...req.requested };
   if (req.verified) record.verified = { ...req.verified };
+  if (req.identity) record.identity = req.identity;
   return record;
 }
 

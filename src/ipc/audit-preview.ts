@@ -43,6 +43,8 @@ export async function previewEntry(input: PreviewInput): Promise<AuditPreview> {
   for (const record of input.records) {
     if (record.event !== "decision") continue;
     if (input.agentId !== "*" && record.agentId !== input.agentId) continue;
+    // a request that did not prove its agent is covered only by `*` entries, never by that agent's own
+    if (input.agentId !== "*" && record.identity === "unproven") continue;
     const key = JSON.stringify([record.agentId, record.cwd, record.command]);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -59,6 +61,7 @@ export async function previewEntry(input: PreviewInput): Promise<AuditPreview> {
         now: input.now,
         resolver,
         ...(input.platform ? { platform: input.platform } : {}),
+        ...(record.identity ? { identity: record.identity } : {}),
       },
     );
     const hits = explanation.segments.filter((s) => s.matchedEntryId === PREVIEW_ENTRY_ID).length;

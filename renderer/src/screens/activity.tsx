@@ -177,7 +177,7 @@ export function ActivityScreen() {
                         {r.verified ? (
                           <span className="verified-note">task {r.verified.taskId}, verified</span>
                         ) : (
-                          `${sourceWords(r.source)}, as claimed`
+                          `${sourceWords(r.source)}, as claimed${r.identity === "unproven" ? " (unproven: least-trusted rules)" : ""}`
                         )}
                       </div>
                     </td>

@@ -86,7 +86,10 @@ function Provenance(props: { prompt: PromptView }) {
       <dt>Asked by</dt>
       <dd data-provenance="claimed">
         {prompt.agentId} · {sourceWords(prompt.source)}{" "}
-        <span className="muted">(as its client says; Gatehouse cannot verify this)</span>
+        <span className="muted">
+          (as its client says; Gatehouse cannot verify this
+          {prompt.explanation.identity === "unproven" ? ", so the least-trusted agent's rules apply" : ""})
+        </span>
       </dd>
     </div>
   );
@@ -252,7 +255,11 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       </div>
       {editing ? (
         <div className="allow-always-editor" ref={editor}>
-          <h2>Add to the allowlist of {prompt.agentId}</h2>
+          <h2>
+            {x.identity === "unproven"
+              ? "Add to the allowlist of every agent (who asks is not proven, so only that list decides)"
+              : `Add to the allowlist of ${prompt.agentId}`}
+          </h2>
           <p className="muted">
             These entries are saved and the command runs. Each one lets what it describes run without asking
             again.

@@ -19,7 +19,8 @@ import {
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 import { claudeHookOutput, claudeToolCall, ClaudePreToolUseSchema } from "../hook/claude.js";
 import { codexToolCall, CodexPreToolUseSchema } from "../hook/codex.js";
-import { agentShellDialect, decideToolCall, type HookSession } from "../hook/decide.js";
+import { agentShellReading } from "../hook/agent-shell.js";
+import { decideToolCall, type HookSession } from "../hook/decide.js";
 import type { HookVerdict, ToolCall } from "../hook/tool-call.js";
 
 const USAGE = "gatehouse hook claude|codex [--agent ID] [--workdir DIR] [--timeout S]";
@@ -102,7 +103,7 @@ async function decide(
     // Outside a Gatehouse task the session's own folder is the one it works in.
     workdir: flags.workdir ?? read.cwd,
     promptTimeoutMs: flags.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
-    posixShell: agentShellDialect(ctx.env),
+    shell: agentShellReading(runtime, ctx.env),
     // Gatehouse gave the task a key in its environment: each request carries a proof, never the key.
     task: taskCredentialsFrom(ctx.env),
     ...(flags.requested ? { requested: flags.requested } : {}),

@@ -21,9 +21,10 @@ import {
 } from "../context.js";
 
 const USAGE = [
-  "gatehouse policy explain [--agent ID] [--cwd DIR] [--shell] [--security S] [--ask A] [--json] -- COMMAND…",
+  "gatehouse policy explain [--agent ID] [--unproven] [--cwd DIR] [--shell] [--security S] [--ask A] [--json] -- COMMAND…",
   "",
   "--shell joins the words into one shell string; without it they are an argv. Default agent: local.",
+  "--unproven explains a socket request that only claims --agent (no task proof): the least-trusted agent.",
   "--security/--ask explain a request that asks for those settings (they may only tighten).",
   "Exit status: 0 explained (whatever the outcome), 2 bad usage, 3 the approvals file is invalid.",
 ].join("\n");
@@ -34,6 +35,7 @@ function parse(args: string[]) {
     args,
     options: {
       agent: { type: "string", default: "local" },
+      unproven: { type: "boolean", default: false },
       cwd: { type: "string" },
       shell: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
@@ -64,6 +66,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     now: Date.now(),
     ownFiles: ownFilesOf(ctx.paths),
     ...(Object.keys(requested).length > 0 ? { requested } : {}),
+    ...(values.unproven ? { identity: "unproven" as const } : {}),
     // a string runs under the bash `gatehouse exec --shell` would use (never covered where there is none)
     ...(values.shell ? { bash: await findBash() } : {}),
   });
@@ -102,7 +105,7 @@ function printExplanation(ctx: CliContext, e: Explanation): void {
   printLine(ctx, `Outcome: ${e.outcome} (${e.reason})`);
   printLine(
     ctx,
-    `Settings for agent ${e.agentId}: security=${e.security} (${e.sources.security}), ask=${e.ask} (${e.sources.ask}), askFallback=${e.askFallback} (${e.sources.askFallback})`,
+    `Settings for agent ${e.agentId}${e.identity === "unproven" ? " (unproven: the least-trusted agent's)" : ""}: security=${e.security} (${e.sources.security}), ask=${e.ask} (${e.sources.ask}), askFallback=${e.askFallback} (${e.sources.askFallback})`,
   );
   if (e.elevatedUntil !== undefined)
     printLine(ctx, `Elevated: security=full until ${new Date(e.elevatedUntil).toISOString()}`);

@@ -7,8 +7,10 @@
 import { requestOnce } from "../../approval-server/client.js";
 import type { ClientResult } from "../../approval-server/client.js";
 import type { DecisionBody } from "../../approval-server/protocol.js";
+import type { PosixShell } from "../../core/policy/types.js";
 import type { GateDecision, GateDeps } from "../../executor/gate.js";
 import type { CliContext } from "../context.js";
+import type { AgentShellReading } from "./agent-shell.js";
 import { describeDecision, type HookVerdict, type ToolCall } from "./tool-call.js";
 
 /** How long the hook itself waits past the prompt's timeout before it denies on its own. */
@@ -25,22 +27,12 @@ export interface HookSession {
   workdir: string;
   /** How long a prompt may wait for the person. */
   promptTimeoutMs: number;
-  /** The shell the agent runs commands with (read the way that shell reads them). */
-  posixShell: "bash" | "sh" | "zsh";
+  /** The shells the agent may run commands with (each read the way it reads them), or why none can be read. */
+  shell: AgentShellReading;
   /** Inside a task Gatehouse launched: its id and key (from the environment), proving each request is its own. */
   task?: { taskId: string; key: string } | null;
   /** Settings the task's launch tightened (hook `--security`/`--ask`); sent with every request. */
   requested?: { security?: "deny" | "allowlist" | "full"; ask?: "off" | "on-miss" | "always" };
-}
-
-/**
- * The shell an agent CLI runs its commands with: Claude Code takes CLAUDE_CODE_SHELL, else SHELL (bash or
- * zsh); Codex the user's shell. Gatehouse's own tasks set both to bash. Anything else is read as POSIX sh.
- */
-export function agentShellDialect(env: Readonly<Record<string, string | undefined>>): "bash" | "sh" | "zsh" {
-  const shell = (env.CLAUDE_CODE_SHELL || env.SHELL || "").split("/").pop() ?? "";
-  if (shell === "" || shell === "bash") return "bash";
-  return shell === "zsh" ? "zsh" : "sh";
 }
 
 async function localDeps(session: HookSession): Promise<GateDeps> {
@@ -71,6 +63,7 @@ async function places(session: HookSession) {
 async function decideLocally(
   call: Exclude<ToolCall, { kind: "pass" | "refuse" | "allow" }>,
   session: HookSession,
+  posixShells: PosixShell[],
   why: string,
 ) {
   const [{ decideCommand, isAllowed }, { decideFileAccess }] = await Promise.all([
@@ -81,6 +74,8 @@ async function decideLocally(
     agentId: session.agentId,
     sessionKey: session.sessionKey,
     source: session.source,
+    // Only a running Gatehouse can check a task's proof: deciding here, the agent id is a claim.
+    identity: "unproven" as const,
     ...(session.requested ? { requested: session.requested } : {}),
   };
   const decided: GateDecision =
@@ -88,7 +83,7 @@ async function decideLocally(
       ? await decideCommand(
           {
             ...common,
-            command: { command: call.command, shell: "posix", posixShell: session.posixShell },
+            command: { command: call.command, shell: "posix", posixShell: posixShells },
             cwd: call.cwd,
           },
           await localDeps(session),
@@ -136,6 +131,10 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
   if (call.kind === "allow") return { allow: true, reason: call.reason };
   if (call.kind === "file" && (await readsOnlyInside(call, session)))
     return { allow: true, reason: "Gatehouse allows reading the task's own folder." };
+  if (call.kind === "command" && "unreadable" in session.shell)
+    // person: needs the "person" kind
+    return { allow: false, reason: `${session.shell.unreadable}, so it denies the command.` };
+  const posixShells = "posixShells" in session.shell ? session.shell.posixShells : [];
   const common = {
     agentId: session.agentId,
     sessionKey: session.sessionKey,
@@ -145,7 +144,7 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
   };
   const body =
     call.kind === "command"
-      ? { ...common, command: call.command, shell: "posix", posixShell: session.posixShell, cwd: call.cwd }
+      ? { ...common, command: call.command, shell: "posix", posixShell: posixShells, cwd: call.cwd }
       : {
           ...common,
           file: { ...fileFields(call), workdir: session.workdir },
@@ -162,7 +161,7 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
       ? { ...verdict, reason: `${verdict.reason}. Next: ${step}` }
       : verdict;
   }
-  if (result.status === "unavailable") return decideLocally(call, session, result.reason);
+  if (result.status === "unavailable") return decideLocally(call, session, posixShells, result.reason);
   return {
     allow: false,
     reason: `Gatehouse refused the request (${result.code}: ${result.message}), so the ${what} is denied.`,

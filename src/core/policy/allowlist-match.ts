@@ -186,6 +186,11 @@ export interface MatchContext {
   cwd: string;
   now: number;
   platform: NodeJS.Platform;
+  /**
+   * The agent id is only claimed (docs/decisions.md "Proven identity"): only the every-agent (`*`)
+   * entries cover it — an agent's own entries, and the uses they count, need its proof.
+   */
+  unproven?: boolean;
 }
 
 /** Entries whose pattern names this segment's executable, in allowlist order. */
@@ -223,6 +228,8 @@ function matchGlobs(globs: CompiledEntry[] | undefined, real: string, found: Com
 function entryProblem(c: CompiledEntry, segment: Segment, ctx: MatchContext): string | null {
   const id = c.entry.id;
   if (c.broken) return c.broken;
+  if (ctx.unproven && c.agentId !== "*")
+    return `entry ${id} is agent ${c.agentId}'s own, and this request did not prove it comes from that agent`;
   const liveness = entryLiveness(c.entry, ctx.now);
   if (liveness === "expired") return `entry ${id} expired`;
   if (liveness === "used-up") return `entry ${id} is used up`;

@@ -29,10 +29,17 @@ export async function analyzeCommand(input: CommandInput, options: AnalyzeOption
   const platform = options.platform ?? process.platform;
   const scripts = options.scripts ?? defaultScriptCache;
   // What a command text contains does not depend on the file system: memoise it with the parse.
-  const dialect = options.dialect ?? input.posixShell ?? "bash";
+  const dialect = options.dialect ?? oneDialect(input.posixShell);
   const key = `collect\0${platform}\0${dialect}\0${input.shell ?? ""}\0${input.argv ? JSON.stringify(input.argv) : `\0${input.command}`}`;
   const collected = await scripts.memo(key, () => collectAnalysis(input, { platform, scripts, dialect }));
   return resolveSegments(collected, options, platform);
+}
+
+/** The shell that reads the string; several candidates are explained one by one (explain.ts), never here. */
+function oneDialect(posixShell: CommandInput["posixShell"]): Dialect {
+  if (!Array.isArray(posixShell)) return posixShell ?? "bash";
+  if (posixShell.length !== 1) throw new Error("analyse each candidate shell on its own (explainCommand)");
+  return posixShell[0]!;
 }
 
 function resolveSegments(collected: Collected, options: AnalyzeOptions, platform: NodeJS.Platform): Analysis {

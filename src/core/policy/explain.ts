@@ -14,7 +14,7 @@ import { proposeEntries } from "./proposals.js";
 import { resolveSettings } from "./resolve-settings.js";
 import { ExecutableResolver } from "./io/resolve-executable.js";
 import type { ScriptCache } from "./io/shell-script.js";
-import type { CommandInput, Explanation, Flag, RequestedSettings } from "./types.js";
+import type { CommandInput, Explanation, Flag, Identity, RequestedSettings } from "./types.js";
 
 export interface PolicyContext {
   agentId: string;
@@ -48,9 +48,44 @@ export interface PolicyContext {
   dialect?: Dialect;
   /** Gatehouse's own folder: a command naming it needs a person (own-files.ts). */
   ownFiles?: OwnFiles;
+  /**
+   * `unproven`: the agent id is a claim (docs/decisions.md "Proven identity"): the least-trusted agent's
+   * settings, the `*` entries without a use limit, and only an every-agent elevation decide.
+   */
+  identity?: Identity;
 }
 
+const OUTCOME_RANK: Record<Explanation["outcome"], number> = { run: 0, prompt: 1, deny: 2 };
+
+/**
+ * Explains a command. A POSIX string whose shell is not known for sure (`posixShell` lists candidates,
+ * docs/decisions.md "The dialect the runtime really runs") is explained under every candidate and the
+ * strictest verdict is kept: deny over prompt over run, the first candidate on a tie (the likeliest).
+ */
 export async function explainCommand(input: CommandInput, ctx: PolicyContext): Promise<Explanation> {
+  if (!Array.isArray(input.posixShell)) return explainUnder(input, ctx, input);
+  const candidates = [...new Set(input.posixShell)];
+  // an explicit dialect, or no POSIX string to read, leaves one reading
+  const platform = ctx.platform ?? process.platform;
+  const posix = (input.shell ?? (platform === "win32" ? "cmd" : "posix")) === "posix";
+  if (ctx.dialect || input.command === undefined || !posix) candidates.length = 1;
+  const explained: Explanation[] = [];
+  for (const dialect of candidates)
+    explained.push(await explainUnder({ ...input, posixShell: dialect }, ctx, input));
+  let strictest = explained[0]!;
+  for (const e of explained) if (OUTCOME_RANK[e.outcome] > OUTCOME_RANK[strictest.outcome]) strictest = e;
+  // Every reading runs: each one's entries count (a limited entry is spent whichever shell reads it).
+  if (strictest.outcome === "run" && explained.length > 1)
+    strictest.matchedEntryIds = [...new Set(explained.flatMap((e) => e.matchedEntryIds))];
+  return strictest;
+}
+
+/** One reading of the command (`input.posixShell` a single dialect); `shown` is what the explanation names. */
+async function explainUnder(
+  input: CommandInput,
+  ctx: PolicyContext,
+  shown: CommandInput,
+): Promise<Explanation> {
   const platform = ctx.platform ?? process.platform;
   const analysis = await analyzeCommand(input, {
     cwd: ctx.cwd,
@@ -61,7 +96,7 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
     ...(ctx.scripts ? { scripts: ctx.scripts } : {}),
     resolver: ctx.resolver ?? new ExecutableResolver(),
   });
-  const settings = resolveSettings(ctx.approvals, ctx.agentId, ctx.requested, ctx.now);
+  const settings = resolveSettings(ctx.approvals, ctx.agentId, ctx.requested, ctx.now, ctx.identity);
   const segments = analysis.segments;
   const flags: Flag[] = analysis.flags.map((f) => ({ ...f }));
   for (const name of Object.keys(ctx.requestEnv ?? {})) {
@@ -88,7 +123,12 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
     for (const segment of segments) {
       if (segment.builtin) continue; // nothing to match: covered by what it is
       const cwd = segment.chdir ? p.resolve(ctx.cwd, segment.chdir) : ctx.cwd;
-      const match = matchSegment(compiled, segment, { cwd, now: ctx.now, platform });
+      const match = matchSegment(compiled, segment, {
+        cwd,
+        now: ctx.now,
+        platform,
+        ...(ctx.identity === "unproven" ? { unproven: true } : {}),
+      });
       if (match.matched) {
         segment.matchedEntryId = match.matched.entry.id;
         segment.matchedAgentId = match.matched.agentId;
@@ -161,8 +201,9 @@ export async function explainCommand(input: CommandInput, ctx: PolicyContext): P
     ...(settings.elevatedUntil !== undefined ? { elevatedUntil: settings.elevatedUntil } : {}),
     ...(ctx.requested ? { requested: { ...ctx.requested } } : {}),
     agentId: ctx.agentId,
+    ...(ctx.identity ? { identity: ctx.identity } : {}),
     cwd: ctx.cwd,
-    command: input,
+    command: shown,
     flags: [...new Set(blocking.map((f) => f.kind))],
     flagDetails: flags,
     segments,

@@ -5,7 +5,7 @@
 import type { ApprovalsState } from "../approvals/index.js";
 import { decide, loosenedReason } from "./decide.js";
 import { resolveSettings } from "./resolve-settings.js";
-import type { Ask, Explanation, Outcome, Security } from "./types.js";
+import type { Ask, Explanation, Identity, Outcome, Security } from "./types.js";
 import type { FileAccessKind, FileAccessView, FileWhere } from "../../shared/schemas/explanation.js";
 
 export type { FileAccessKind, FileAccessView, FileWhere };
@@ -37,6 +37,8 @@ export interface FileAccessContext {
   requested?: { security?: Security; ask?: Ask };
   /** For elevated mode (it ends at its time); without it elevation does not apply. */
   now?: number;
+  /** `unproven`: the agent id is a claim; the least-trusted agent's settings decide (resolve-settings.ts). */
+  identity?: Identity;
 }
 
 const WHERE_TEXT: Record<FileWhere, string> = {
@@ -91,7 +93,7 @@ function decideAccess(
  * presenters. *Allow always* is never offered: a grant is for this access only.
  */
 export function explainFileAccess(request: FileAccessRequest, ctx: FileAccessContext): FileAccessExplanation {
-  const settings = resolveSettings(ctx.approvals, request.agentId, ctx.requested, ctx.now);
+  const settings = resolveSettings(ctx.approvals, request.agentId, ctx.requested, ctx.now, ctx.identity);
   const { outcome, reason } = settings.loosening
     ? { outcome: "deny" as const, reason: loosenedReason(settings.loosening) }
     : decideAccess(request, settings, ctx.approvals);
@@ -105,6 +107,7 @@ export function explainFileAccess(request: FileAccessRequest, ctx: FileAccessCon
     askFallback: settings.askFallback,
     sources: settings.sources,
     agentId: request.agentId,
+    ...(ctx.identity ? { identity: ctx.identity } : {}),
     cwd: request.workdir,
     command: { argv: fileAccessArgv(request.tool, request.targets) },
     flags: [],

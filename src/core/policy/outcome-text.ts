@@ -41,19 +41,29 @@ export function refusalHeadline(kind: OutcomeKind): string {
 type ExplanationFacts = Pick<
   Explanation,
   "agentId" | "approvalsFile" | "proposedEntries" | "command" | "sources" | "reason"
->;
+> &
+  Partial<Pick<Explanation, "identity">>;
+
+/**
+ * The agent whose entries and elevation would change the outcome: for an unproven request only the
+ * every-agent ones apply (docs/decisions.md "Proven identity").
+ */
+function ruledAgent(e: ExplanationFacts): string {
+  return e.identity === "unproven" ? "*" : e.agentId;
+}
 
 function explainCommandLine(e: ExplanationFacts): string {
   const words = e.command.argv ?? [e.command.command ?? ""];
   const shell = e.command.argv ? "" : " --shell";
-  return `gatehouse policy explain --agent ${quoteWord(e.agentId)}${shell} -- ${words.map(quoteWord).join(" ")}`;
+  const unproven = e.identity === "unproven" ? " --unproven" : "";
+  return `gatehouse policy explain --agent ${quoteWord(e.agentId)}${unproven}${shell} -- ${words.map(quoteWord).join(" ")}`;
 }
 
 function allowlistAddLine(e: ExplanationFacts): string | null {
   const entry = e.proposedEntries[0];
   if (!entry || e.proposedEntries.length !== 1) return null;
   const arg = entry.argPattern !== undefined ? ` --arg-pattern ${quoteWord(entry.argPattern)}` : "";
-  return `gatehouse allowlist add --agent ${quoteWord(e.agentId)} ${quoteWord(entry.pattern)}${arg}`;
+  return `gatehouse allowlist add --agent ${quoteWord(ruledAgent(e))} ${quoteWord(entry.pattern)}${arg}`;
 }
 
 /**
@@ -67,7 +77,7 @@ export function nextStep(kind: OutcomeKind, reason: string, e: ExplanationFacts)
   if (e.approvalsFile.status === "invalid")
     return `fix the approvals file ${e.approvalsFile.path} (\`gatehouse status\` shows what is wrong)`;
   if (reason.startsWith("request-loosens"))
-    return `drop the looser --security/--ask, or elevate for a while: \`gatehouse elevate --agent ${quoteWord(e.agentId)} --for 15m\``;
+    return `drop the looser --security/--ask, or elevate for a while: \`gatehouse elevate --agent ${quoteWord(ruledAgent(e))} --for 15m\``;
   if (kind === "no-approver") {
     const add = allowlistAddLine(e);
     return `start \`gatehouse serve --prompt tty\` in another terminal (or open the Gatehouse app) and run it again${add ? `, or allow it: \`${add}\`` : ""}`;
@@ -77,7 +87,7 @@ export function nextStep(kind: OutcomeKind, reason: string, e: ExplanationFacts)
     const source = e.sources.security;
     return source === "defaults" || source === "built-in"
       ? "pick a mode that runs commands: `gatehouse init --preset ask`"
-      : `set ${source}.security in ${e.approvalsFile.path} (or \`gatehouse elevate --agent ${quoteWord(e.agentId)} --for 15m\`)`;
+      : `set ${source}.security in ${e.approvalsFile.path} (or \`gatehouse elevate --agent ${quoteWord(ruledAgent(e))} --for 15m\`)`;
   }
   return allowlistAddLine(e) ?? explainCommandLine(e);
 }

@@ -1,8 +1,16 @@
 // Effective settings for an agent (exec-policy.md "Where settings come from"): field by field from
 // agents[agentId], agents["*"], defaults, built-in; then elevated mode (security=full while it lasts);
 // then a request may only tighten them — one that asks for something looser is refused whole.
+// An unproven agent id (docs/decisions.md "Proven identity") gets the least-trusted agent's settings.
 import { BUILT_IN_SETTINGS, type ApprovalsState, type PolicySettings } from "../approvals/index.js";
-import type { Ask, EffectiveSettings, RequestedSettings, Security, SettingSource } from "./types.js";
+import type {
+  Ask,
+  EffectiveSettings,
+  Identity,
+  RequestedSettings,
+  Security,
+  SettingSource,
+} from "./types.js";
 
 const SECURITY_ORDER: Record<Security, number> = { deny: 0, allowlist: 1, full: 2 };
 const ASK_ORDER: Record<Ask, number> = { off: 0, "on-miss": 1, always: 2 };
@@ -33,13 +41,10 @@ export function activeElevation(
   return best;
 }
 
-export function resolveSettings(
-  approvals: ApprovalsState,
-  agentId: string,
-  requested?: RequestedSettings,
-  /** Elevated mode applies only with a clock (an elevation ends at its time). */
-  now?: number,
-): EffectiveSettings {
+type Configured = Pick<EffectiveSettings, "security" | "ask" | "askFallback" | "sources">;
+
+/** What the approvals file gives `agentId`, field by field: agents[agentId], agents["*"], defaults, built-in. */
+function configuredSettings(approvals: ApprovalsState, agentId: string): Configured {
   const layers: { source: SettingSource; settings: PolicySettings | undefined }[] = [];
   if (approvals.status === "ok") {
     const { file } = approvals;
@@ -61,13 +66,55 @@ export function resolveSettings(
   const security = pick("security");
   const ask = pick("ask");
   const askFallback = pick("askFallback");
-  const result: EffectiveSettings = {
+  return {
     security: security.value,
     ask: ask.value,
     askFallback: askFallback.value,
     sources: { security: security.source, ask: ask.source, askFallback: askFallback.source },
   };
-  const elevation = now === undefined ? null : activeElevation(approvals, agentId, now);
+}
+
+/**
+ * The least-trusted agent (docs/decisions.md "Proven identity"): field by field, the stricter of what the
+ * claimed agent is configured with and what an agent nobody named gets (agents["*"], defaults, built-in).
+ * A claim can only narrow what an anonymous client gets, never widen it; on a tie the anonymous source is
+ * named, since that is what bounds every unproven request.
+ */
+function leastTrustedSettings(approvals: ApprovalsState, claimed: string): Configured {
+  const anonymous = configuredSettings(approvals, "*");
+  if (claimed === "*") return anonymous;
+  const own = configuredSettings(approvals, claimed);
+  const security = SECURITY_ORDER[own.security] < SECURITY_ORDER[anonymous.security] ? own : anonymous;
+  const ask = ASK_ORDER[own.ask] > ASK_ORDER[anonymous.ask] ? own : anonymous;
+  const fallback = SECURITY_ORDER[own.askFallback] < SECURITY_ORDER[anonymous.askFallback] ? own : anonymous;
+  return {
+    security: security.security,
+    ask: ask.ask,
+    askFallback: fallback.askFallback,
+    sources: {
+      security: security.sources.security,
+      ask: ask.sources.ask,
+      askFallback: fallback.sources.askFallback,
+    },
+  };
+}
+
+export function resolveSettings(
+  approvals: ApprovalsState,
+  agentId: string,
+  requested?: RequestedSettings,
+  /** Elevated mode applies only with a clock (an elevation ends at its time). */
+  now?: number,
+  /** `unproven`: the least-trusted agent's settings, and only an every-agent (`*`) elevation. */
+  identity?: Identity,
+): EffectiveSettings {
+  // a fresh object either way: the steps below change it in place
+  const result: EffectiveSettings =
+    identity === "unproven"
+      ? leastTrustedSettings(approvals, agentId)
+      : configuredSettings(approvals, agentId);
+  const elevated = identity === "unproven" ? "*" : agentId;
+  const elevation = now === undefined ? null : activeElevation(approvals, elevated, now);
   if (elevation) {
     result.security = "full";
     result.sources.security = "elevated";

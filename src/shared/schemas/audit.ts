@@ -2,6 +2,7 @@
 // decided. Written by the executor's audit log, read back by the activity screen and the allowlist
 // preview.
 import { z } from "zod";
+import { IdentitySchema } from "./policy-words.js";
 import { PromptDecisionSchema, VerifiedTaskSchema } from "./prompt.js";
 
 /** Who decided, as written to the audit log and replies. */
@@ -42,6 +43,11 @@ export const AuditRecordSchema = z.looseObject({
    * task key). Absent: agent, session and source are what the client claimed.
    */
   verified: VerifiedTaskSchema.optional(),
+  /**
+   * Decision and run lines: `unproven` when the agent id was only claimed by a client of the approval
+   * socket (no task proof), so the least-trusted agent's settings and allowlist decided.
+   */
+  identity: z.optional(IdentitySchema),
   /**
    * Elevation lines: how long it was started for (ms) and when it ends (epoch ms); absent on an early end.
    * Older lines have neither (their reason names the end time).

@@ -6,14 +6,29 @@ import {
   AskFallbackSchema,
   AskSchema,
   FileAccessKindSchema,
+  IdentitySchema,
   OutcomeSchema,
-  PosixShellSchema,
+  PosixShellsSchema,
   SecuritySchema,
   ShellKindSchema,
 } from "./policy-words.js";
 
-export { FileAccessKindSchema, OutcomeSchema, PosixShellSchema, ShellKindSchema } from "./policy-words.js";
-export type { FileAccessKind, Outcome, PosixShell, ShellKind } from "./policy-words.js";
+export {
+  FileAccessKindSchema,
+  IdentitySchema,
+  OutcomeSchema,
+  PosixShellSchema,
+  PosixShellsSchema,
+  ShellKindSchema,
+} from "./policy-words.js";
+export type {
+  FileAccessKind,
+  Identity,
+  Outcome,
+  PosixShell,
+  PosixShells,
+  ShellKind,
+} from "./policy-words.js";
 
 /** What is asked to run: exactly one of `argv` and `command`. */
 export const CommandInputSchema = z.object({
@@ -23,9 +38,10 @@ export const CommandInputSchema = z.object({
   shell: z.optional(ShellKindSchema),
   /**
    * For a POSIX string someone else runs (an agent's own shell): which one, so the analysis reads it the
-   * way that shell will (default bash). Every dialect is read at least as strictly as bash.
+   * way that shell will (default bash), or the candidates when that is not known for sure (each is
+   * analysed; the strictest verdict is kept). Every dialect is read at least as strictly as bash.
    */
-  posixShell: z.optional(PosixShellSchema),
+  posixShell: z.optional(PosixShellsSchema),
 });
 export type CommandInput = z.infer<typeof CommandInputSchema>;
 
@@ -154,6 +170,8 @@ export const ExplanationSchema = PolicyDecisionSchema.extend({
   /** What the request asked for (it may only tighten). */
   requested: RequestedSettingsSchema.optional(),
   agentId: z.string(),
+  /** `unproven`: the agent id is a claim, so the least-trusted agent's settings and allowlist decided. */
+  identity: z.optional(IdentitySchema),
   cwd: z.string(),
   command: CommandInputSchema,
   flags: z.array(z.string()),

@@ -19,6 +19,25 @@ export type ShellKind = z.infer<typeof ShellKindSchema>;
 export const PosixShellSchema = z.enum(["bash", "sh", "zsh"]);
 export type PosixShell = z.infer<typeof PosixShellSchema>;
 
+/**
+ * The shell a string will run under, or the candidates when it is not known for sure (an agent's own
+ * shell, docs/decisions.md "The dialect the runtime really runs"): each candidate is analysed and the
+ * strictest verdict is kept.
+ */
+export const PosixShellsSchema = z.union([
+  PosixShellSchema,
+  z.array(PosixShellSchema).check(z.minLength(1), z.maxLength(3)),
+]);
+export type PosixShells = z.infer<typeof PosixShellsSchema>;
+
+/**
+ * Whose rights decide a request (docs/decisions.md "Proven identity"). Absent: the named agent's own —
+ * decided in Gatehouse's own process, or proven by a running task's proof. `unproven`: a client of the
+ * approval socket only claimed the agent id, so it is decided as the least-trusted agent.
+ */
+export const IdentitySchema = z.enum(["unproven"]);
+export type Identity = z.infer<typeof IdentitySchema>;
+
 export const OutcomeSchema = z.enum(["run", "prompt", "deny"]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 

@@ -85,6 +85,24 @@ describe("ask-via presenter", () => {
     expect(result).toMatchObject({ status: "ok", body: { decision: "no-approver", decidedBy: "fallback" } });
   });
 
+  it("takes a refusal by the other home's policy as nobody asked, never as a person's denial", async () => {
+    // the forwarded request is unproven there: an agent nobody named gets security=deny in that home
+    const asked = await startGatehouse({ policy: { defaults: { security: "deny" } } });
+    running.push(asked);
+    asked.services.broker.attachUi();
+    const presenter = createAskViaPresenter({
+      target: askViaPaths(asked.t.paths.executorHome, asked.t.env),
+      logger: silentLogger,
+    });
+    const forwarding = await startGatehouse({ presenter });
+    running.push(forwarding);
+    const result = await (
+      await forwarding.client()
+    ).request("approval.request", { argv: ["rm", "x"], cwd: "/tmp" });
+    expect(result).toMatchObject({ status: "ok", body: { decision: "no-approver", decidedBy: "fallback" } });
+    expect(asked.services.broker.list()).toEqual([]);
+  });
+
   it("is what `gatehouse serve --ask-via HOME` uses for its prompts", async () => {
     const asked = await startGatehouse();
     running.push(asked);

@@ -62,7 +62,7 @@ describe("prompts over the approval socket", () => {
     expect(await pending).toMatchObject({ status: "ok", body: { decision: "deny", decidedBy: "user" } });
   });
 
-  it("allow always saves the proposed entries to the approvals file, and the next request is decided by that rule", async () => {
+  it("allow always saves the proposed entries to the approvals file, and the next request is decided by that rule (an unproven client's: for every agent)", async () => {
     g = await startGatehouse();
     g.services.broker.attachUi();
     const client = await g.client();
@@ -81,9 +81,11 @@ describe("prompts over the approval socket", () => {
     expect(result.status === "ok" && result.body.savedEntries).toEqual([
       expect.objectContaining({ pattern: touch, source: "allow-always" }),
     ]);
-    expect(approvalsFile().agents.local?.allowlist).toEqual([
+    // who asked is not proven, so only the every-agent list decides its requests: that is where it goes
+    expect(approvalsFile().agents["*"]?.allowlist).toEqual([
       expect.objectContaining({ pattern: touch, source: "allow-always" }),
     ]);
+    expect(approvalsFile().agents.local?.allowlist).toBeUndefined();
     const again = await client.request("approval.request", { argv: ["touch", "y"], cwd: "/tmp" });
     expect(again).toMatchObject({
       status: "ok",

@@ -13,8 +13,14 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function spawnServe(env: Record<string, string>, args: string[] = []): ServeProcess {
-  const child = spawn(process.execPath, [GATEHOUSE_BIN, "serve", ...args], {
+/** `prefix`: a command that starts the server, e.g. setpriv to run it as another user. */
+export function spawnServe(
+  env: Record<string, string>,
+  args: string[] = [],
+  options: { prefix?: string[] } = {},
+): ServeProcess {
+  const [command, ...before] = [...(options.prefix ?? []), process.execPath];
+  const child = spawn(command!, [...before, GATEHOUSE_BIN, "serve", ...args], {
     env,
     cwd: REPO_ROOT,
     stdio: ["pipe", "pipe", "pipe"],
@@ -39,8 +45,12 @@ export function spawnServe(env: Record<string, string>, args: string[] = []): Se
 }
 
 /** Starts `gatehouse serve` and waits for its ready line. */
-export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
-  const serve = spawnServe(env, args);
+export async function startServe(
+  env: Record<string, string>,
+  args: string[] = [],
+  options: { prefix?: string[] } = {},
+): Promise<ServeProcess> {
+  const serve = spawnServe(env, args, options);
   let ended = false;
   void serve.exited().then(() => (ended = true));
   await waitFor(

@@ -227,6 +227,18 @@ describe("allowlist channels", () => {
     expect(await value("allowlist.preview", { agentId: "local", entry: { pattern: "x/y" } })).toMatchObject({
       ok: false,
     });
+    // a request that did not prove its agent: only an every-agent entry would have covered it
+    await f.services.audit.append({ ...record("ls -l /tmp"), runId: "run_unproven", identity: "unproven" });
+    const forLocal = await value<{ ok: true; preview: AuditPreview }>("allowlist.preview", {
+      agentId: "local",
+      entry: { pattern: realProgram("ls") },
+    });
+    expect(forLocal.preview.covered.map((c) => c.command)).not.toContain("ls -l /tmp");
+    const forEveryone = await value<{ ok: true; preview: AuditPreview }>("allowlist.preview", {
+      agentId: "*",
+      entry: { pattern: realProgram("ls") },
+    });
+    expect(forEveryone.preview.covered.map((c) => c.command)).toContain("ls -l /tmp");
   });
 });
 

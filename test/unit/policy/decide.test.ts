@@ -84,6 +84,64 @@ describe("resolveSettings", () => {
   });
 });
 
+describe('an unproven agent id: the least-trusted agent (docs/decisions.md "Proven identity")', () => {
+  const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
+
+  it("gets, field by field, the stricter of the claimed agent's settings and the anonymous ones", () => {
+    const approvals = approvalsWith([], ASK_ME, {
+      wide: { security: "full", ask: "off", askFallback: "full" },
+      strict: { security: "deny", ask: "always" },
+    });
+    expect(resolveSettings(approvals, "wide", undefined, 1_000, "unproven")).toEqual({
+      security: "allowlist",
+      ask: "on-miss",
+      askFallback: "deny",
+      sources: { security: "defaults", ask: "defaults", askFallback: "defaults" },
+    });
+    // a claim can only narrow what an anonymous client gets
+    expect(resolveSettings(approvals, "strict", undefined, 1_000, "unproven")).toMatchObject({
+      security: "deny",
+      ask: "always",
+      askFallback: "deny",
+      sources: { security: "agents.strict", ask: "agents.strict" },
+    });
+    // an agent nobody configured gets what agents["*"] and the defaults say
+    expect(resolveSettings(approvals, "nobody", undefined, 1_000, "unproven")).toMatchObject(ASK_ME);
+  });
+
+  it("is elevated only by an elevation of every agent, never by the claimed agent's own", () => {
+    const approvals = approvalsWith([], ASK_ME);
+    if (approvals.status !== "ok") throw new Error("fixture");
+    approvals.file.elevated = { claude: { until: 2_000, since: 0 } };
+    expect(resolveSettings(approvals, "claude", undefined, 1_000).security).toBe("full");
+    expect(resolveSettings(approvals, "claude", undefined, 1_000, "unproven").security).toBe("allowlist");
+    approvals.file.elevated = { "*": { until: 2_000, since: 0 } };
+    expect(resolveSettings(approvals, "claude", undefined, 1_000, "unproven")).toMatchObject({
+      security: "full",
+      sources: { security: "elevated" },
+    });
+  });
+
+  it("is covered only by every-agent entries; the claimed agent's own entry says why it does not count", async () => {
+    const approvals = approvalsWith([], ASK_ME, {
+      claude: { allowlist: [entry("git", { id: "claude-git" })] },
+    });
+    const proven = await explainWith(fx, approvals, { agentId: "claude" })("git status");
+    expect(proven).toMatchObject({ outcome: "run", matchedEntryIds: ["claude-git"] });
+    expect(proven.identity).toBeUndefined();
+    const unproven = await explainWith(fx, approvals, { agentId: "claude", identity: "unproven" })(
+      "git status",
+    );
+    expect(unproven).toMatchObject({ outcome: "prompt", identity: "unproven", matchedEntryIds: [] });
+    expect(unproven.segments[0]!.missReason).toContain("entry claude-git is agent claude's own");
+    // a shared entry covers it, with a use limit too (uses of `*` are nobody's own)
+    const shared = approvalsWith([entry("git", { id: "any-git", usesLeft: 2 })], ASK_ME);
+    expect(
+      await explainWith(fx, shared, { agentId: "claude", identity: "unproven" })("git status"),
+    ).toMatchObject({ outcome: "run", matchedEntryIds: ["any-git"] });
+  });
+});
+
 describe("deciding", () => {
   const run = (
     security: "deny" | "allowlist" | "full",

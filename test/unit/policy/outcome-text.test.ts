@@ -38,4 +38,14 @@ describe("outcomes", () => {
     expect(nextStep("cancelled", "cancelled", facts())).toBeNull();
     expect(nextStep("allowed", "allowlist", facts())).toBeNull();
   });
+
+  it("for an unproven request, names the every-agent list and explains it as unproven", () => {
+    const unproven = facts({ identity: "unproven", agentId: "claude-code" });
+    expect(nextStep("denied-by-policy", "allowlist-miss", unproven)).toBe(
+      "gatehouse allowlist add --agent '*' /usr/bin/touch",
+    );
+    expect(nextStep("timeout", "approval-timeout", { ...unproven, proposedEntries: [] })).toBe(
+      "gatehouse policy explain --agent claude-code --unproven -- touch 'x y'",
+    );
+  });
 });

@@ -184,40 +184,16 @@ describe("a string another shell runs is read the way that shell reads it", () =
     expect(zsh.flags).toContain("dynamic-command");
   });
 
-  it("the agent's shell comes from CLAUDE_CODE_SHELL, else SHELL", async () => {
-    const { agentShellDialect } = await import("../../../src/cli/hook/decide.js");
-    expect(agentShellDialect({ SHELL: "/bin/zsh" })).toBe("zsh");
-    expect(agentShellDialect({ SHELL: "/bin/zsh", CLAUDE_CODE_SHELL: "/bin/bash" })).toBe("bash");
-    expect(agentShellDialect({ SHELL: "/usr/bin/fish" })).toBe("sh");
-    expect(agentShellDialect({})).toBe("bash");
+  it("a string whose shell is not known for sure is read under every candidate, and the strictest verdict holds", async () => {
+    for (const candidates of [
+      ["bash", "zsh"],
+      ["zsh", "bash"],
+    ] as const) {
+      const both = await explainAll({ command: "< notes.txt", posixShell: [...candidates] });
+      expect(both.outcome).toBe("prompt");
+      expect(both.flags).toContain("dynamic-command");
+      expect(both.command.posixShell).toEqual(candidates);
+    }
+    expect((await explainAll({ command: "< notes.txt", posixShell: ["bash"] })).outcome).toBe("run");
   });
-});
-
-describe("Gatehouse's own folder (its policy and secrets)", () => {
-  const own = () => ({
-    folder: `${fx.t.home}/.wegent-executor`,
-    open: [`${fx.t.home}/.wegent-executor/workspace`],
-    home: fx.t.home,
-  });
-  it.each([
-    "cat ~/.wegent-executor/exec-approvals.json",
-    'cat "$HOME/.wegent-executor/exec-approvals.json"',
-    "cat ${HOME}/.wegent-executor/secrets.json",
-    "cd ~ && cat .wegent-executor/exec-approvals.json",
-    "grep -r token ~/.wegent-executor",
-  ])("a command naming it needs a person, whatever the allowlist: %s", async (command) => {
-    const e = await explainWith(fx, approvalsWith([entry("*", { id: "any" })]), { ownFiles: own() })(command);
-    expect(e.outcome).toBe("prompt");
-    expect(e.flags).toContain("own-files");
-  });
-
-  it.each(["ls ~/.wegent-executor/workspace/task-1", "cat ~/.wegent-executorish/x", "cat ~/notes.txt"])(
-    "the managed workspace and other names are not it: %s",
-    async (command) => {
-      const e = await explainWith(fx, approvalsWith([entry("*", { id: "any" })]), { ownFiles: own() })(
-        command,
-      );
-      expect(e.flags).not.toContain("own-files");
-    },
-  );
 });
