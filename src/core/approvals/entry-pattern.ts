@@ -1,7 +1,7 @@
 // What kind of thing an allowlist `pattern` (or `cwd`) is, and whether it is well formed
 // (exec-policy.md "Matching allowlist entries"). Shared by validation, matching and the editor.
 import picomatch from "picomatch";
-import { isMcpPattern, mcpPatternProblem } from "./mcp-entry.js";
+import { isMcpPattern, mcpPatternProblem } from "../../shared/mcp-entry.js";
 
 export type PatternKind = "any" | "bare" | "path" | "mcp";
 

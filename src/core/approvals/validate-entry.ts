@@ -1,7 +1,7 @@
 // Validation of an allowlist entry before it is saved: a bad glob or regex is rejected with the field
 // and the reason, so the CLI, the editor and allow-always never write an entry that cannot match.
 import { pathGlobProblem, patternProblem } from "./entry-pattern.js";
-import { isMcpPattern } from "./mcp-entry.js";
+import { isMcpPattern } from "../../shared/mcp-entry.js";
 
 export type NewAllowlistEntry = {
   pattern: string;

@@ -1,7 +1,7 @@
 // What a refusal means in plain words, and the one command that would change it (issue 15 "Outcomes that
 // say what happened"). Used by `gatehouse exec`/`ask`, the hooks' reason and the socket replies, so every
 // entry point tells the same story. Pure: a decision and its explanation in, text out.
-import { parseMcpPattern } from "../approvals/mcp-entry.js";
+import { parseMcpPattern } from "../../shared/mcp-entry.js";
 import { posixQuote as quoteWord } from "../runtime/shell-quote.js";
 import type { DecidedBy, Explanation, PromptDecision } from "./types.js";
 

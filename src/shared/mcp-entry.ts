@@ -1,5 +1,6 @@
 // An allowlist entry for an MCP tool (exec-policy.md "Tool calls other than a shell string"; decision in
-// docs/decisions.md "MCP tools on the allowlist"): the entry's `pattern` is `mcp:<server>/<tool>`. One
+// docs/decisions.md "MCP tools on the allowlist"): the entry's `pattern` is `mcp:<server>/<tool>`. Plain
+// code without imports: core, the CLI and the renderer share it. One
 // field says what the entry covers, so every path that stores, copies or de-duplicates entries keeps
 // working unchanged; an older Gatehouse reads it as a program path that is not absolute and never
 // matches a real executable (and its editor refuses to save it as one), so it can never widen what an
