@@ -5,9 +5,11 @@
 // - `workdir` is joined onto the turn's folder and `.`/`..` are taken away as text (both versions: the
 //   hook's `cwd` and the command's `pwd` show `W/x` for `sub/../x`, whatever `sub` links to); a folder
 //   the model chose is then judged like a file path (decide.ts);
-// - `shell` names the program by its type (`bash` from `/x/bash`, `bash.exe`, …) and Codex starts the
-//   named file when it exists, else the login shell of that type, else `bash` on PATH, else /bin/bash:
-//   accepted only when that program is the very bash the analysis assumes (same real path);
+// - `shell` only names the program's type (`bash` from `/x/bash`, `bash.exe`, …): Codex starts the login
+//   shell when it is of that type, else the first `bash` on its PATH (a relative PATH folder is taken
+//   from its own folder), else /bin/bash or /usr/bin/bash — never the named file (both versions: with
+//   `shell: "W/tools/bash"` they ran /usr/bin/bash). Accepted only when that program is the very bash the
+//   analysis assumes (same real path);
 // - `login`/`tty` ask for profile scripts and a terminal Gatehouse's launch turns off (Codex refuses
 //   them too), the other fields only shape output and Codex's own approvals.
 import fs from "node:fs";
@@ -76,6 +78,16 @@ function isFile(file: string): boolean {
   }
 }
 
+/** What Codex's `which` takes on PATH: an executable file. */
+function isExecutableFile(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function realOf(file: string): string | null {
   try {
     return fs.realpathSync.native(file);
@@ -85,7 +97,7 @@ function realOf(file: string): string | null {
 }
 
 export interface ShellLookup {
-  /** The folder Codex runs in (its process's: where it checks a relative `shell` exists). */
+  /** Codex's own folder (where it takes a relative PATH folder from). */
   processCwd: string;
   /** Codex's PATH. */
   pathEnv: string | undefined;
@@ -93,24 +105,14 @@ export interface ShellLookup {
   loginShell: string | null;
 }
 
-/**
- * The program Codex starts for a `shell` argument of type bash, or why Gatehouse cannot know it: a
- * relative name Codex checks from its own folder but starts from the command's.
- */
-export function codexBashProgram(
-  value: string,
-  lookup: ShellLookup,
-): { program: string } | { unknown: string } {
-  if (isFile(path.resolve(lookup.processCwd, value))) {
-    if (path.isAbsolute(value)) return { program: value };
-    return { unknown: `"${value}" is a file Codex would look for in one folder and start from another` };
-  }
+/** The bash Codex starts for a `shell` argument of type bash, or why none would start. */
+export function codexBashProgram(lookup: ShellLookup): { program: string } | { unknown: string } {
   const login = lookup.loginShell;
   if (login && codexShellType(login) === "bash" && isFile(login)) return { program: login };
   for (const dir of (lookup.pathEnv ?? "").split(":")) {
     if (dir === "") continue;
-    const candidate = path.join(dir, "bash");
-    if (isFile(candidate)) return { program: candidate };
+    const candidate = path.resolve(lookup.processCwd, dir, "bash");
+    if (isExecutableFile(candidate)) return { program: candidate };
   }
   for (const candidate of ["/bin/bash", "/usr/bin/bash"])
     if (isFile(candidate)) return { program: candidate };
@@ -129,7 +131,7 @@ export function loginShellOfUser(): string | null {
 async function shellProblem(value: string, lookup: ShellLookup): Promise<string | null> {
   if (codexShellType(value) !== "bash")
     return `it asks for the shell ${JSON.stringify(value)}, which is not bash`;
-  const found = codexBashProgram(value, lookup);
+  const found = codexBashProgram(lookup);
   if ("unknown" in found) return `its shell ${JSON.stringify(value)} cannot be known: ${found.unknown}`;
   const assumed = await findBash();
   const real = realOf(found.program);

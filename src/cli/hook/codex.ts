@@ -80,7 +80,12 @@ async function commandCall(input: CodexPreToolUse, ctx: ToolContext): Promise<To
     command: hookInput.data.command,
     hookCwd: ctx.cwd,
     turnCwd: ctx.workdir ?? process.cwd(),
-    shells: { processCwd: process.cwd(), pathEnv: process.env.PATH, loginShell: loginShellOfUser() },
+    // Codex runs in the task's folder (codex-spec.ts); its PATH is the hook's (the hook inherits it).
+    shells: {
+      processCwd: ctx.workdir ?? process.cwd(),
+      pathEnv: process.env.PATH,
+      loginShell: loginShellOfUser(),
+    },
   });
 }
 

@@ -152,7 +152,9 @@ describe.skipIf(!HAVE_CODEX)("Codex's other tool-call fields are read (codex-cli
     expect(block.output.trim()).toBe(path.join(folder, "lib"));
   });
 
-  it("a `shell` that is a script named bash in the task's folder is not run (the attack ran it before)", async () => {
+  it("a `shell` names only the type: a script called bash in the task's folder is never what runs", async () => {
+    // Codex starts the bash it finds itself (login shell, PATH), whatever path the argument names; that
+    // bash is the one Gatehouse analyses for here, so the command runs, under it.
     const marker = () => path.join(app!.t.home, "shell-marker");
     const a = await startCodex(
       codexCalls(() =>
@@ -166,7 +168,15 @@ describe.skipIf(!HAVE_CODEX)("Codex's other tool-call fields are read (codex-cli
     a.send(codexTask(2703, 27003));
     await a.untilTerminal(27003);
     expect(existsSync(marker())).toBe(false);
-    expect(codexOutputText()).toContain("not the bash Gatehouse analyses commands for");
+    expect(codexOutputText()).toContain("tools");
+  });
+
+  it("a `shell` of another type is a person's call, refused under ask=off", async () => {
+    const a = await startCodex(codexCalls(exec("ls", { shell: "/usr/bin/zsh" })));
+    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("ls")] });
+    a.send(codexTask(2706, 27006));
+    await a.untilTerminal(27006);
+    expect(codexOutputText()).toContain('it asks for the shell \\"/usr/bin/zsh\\", which is not bash');
   });
 
   it("an MCP tool is refused without an allowlist entry and runs with one naming its server and tool", async () => {

@@ -13,7 +13,12 @@ import { patchPaths } from "../../../src/cli/hook/apply-patch.js";
 import { claudeToolCall } from "../../../src/cli/hook/claude.js";
 import { CLAUDE_TOOLS } from "../../../src/cli/hook/claude-tools.js";
 import { codexToolCall } from "../../../src/cli/hook/codex.js";
-import { codexBashProgram, codexCommandFolder, codexShellType } from "../../../src/cli/hook/codex-exec.js";
+import {
+  codexBashProgram,
+  codexCommandFolder,
+  codexShellType,
+  execCommandCall,
+} from "../../../src/cli/hook/codex-exec.js";
 import { CODEX_TOOLS } from "../../../src/cli/hook/codex-tools.js";
 import { findCalls } from "../../../src/cli/hook/codex-transcript.js";
 import { findBash } from "../../../src/executor/shells.js";
@@ -244,29 +249,50 @@ describe("Codex's tool table", () => {
       reason: expect.stringContaining("not bash"),
     });
     expect(await call("Bash", { command: "ls" }, "call_sh")).toMatchObject({ kind: "person" });
-    expect(await call("Bash", { command: "ls" }, "call_fake_bash")).toMatchObject({
-      kind: "person",
-      reason: expect.stringContaining("not the bash Gatehouse analyses commands for"),
-    });
+    // the named file is never what Codex starts: only the type counts, and the bash it finds does
+    expect(await call("Bash", { command: "ls" }, "call_fake_bash")).toMatchObject({ kind: "command" });
     // two calls under one id: the hook cannot tell which one it is asked about
     expect(await call("Bash", { command: "ls" }, "call_twice")).toMatchObject({ kind: "person" });
   });
 
-  it("Codex's shell lookup: by type, the named file, else the login shell, PATH, /bin/bash", () => {
+  it("Codex's shell lookup: the type from the name; then the login shell, bash on PATH (relative folders from Codex's), /bin/bash", () => {
     expect(codexShellType("/opt/x/bash")).toBe("bash");
     expect(codexShellType("bash.exe")).toBe("bash");
     expect(codexShellType("W/tools/bash")).toBe("bash");
     expect(codexShellType("fish")).toBeNull();
     expect(codexShellType("pwsh")).toBe("powershell");
     const lookup = { processCwd: dir, pathEnv: "/nonexistent", loginShell: null };
-    expect(codexBashProgram("tools/bash", lookup)).toMatchObject({ unknown: expect.any(String) });
-    expect(codexBashProgram(path.join(dir, "tools", "bash"), lookup)).toEqual({
+    expect(codexBashProgram({ ...lookup, loginShell: bash })).toEqual({ program: bash });
+    expect(codexBashProgram({ ...lookup, pathEnv: path.join(dir, "tools") })).toEqual({
       program: path.join(dir, "tools", "bash"),
     });
-    expect(codexBashProgram("bash", { ...lookup, pathEnv: path.join(dir, "tools") })).toEqual({
+    expect(codexBashProgram({ ...lookup, pathEnv: "tools:/usr/bin" })).toEqual({
       program: path.join(dir, "tools", "bash"),
     });
-    expect(codexBashProgram("bash", { ...lookup, loginShell: bash })).toEqual({ program: bash });
+    expect(codexBashProgram({ ...lookup, loginShell: "/usr/bin/zsh" })).toMatchObject({
+      program: expect.stringMatching(/\/bash$/),
+    });
+  });
+
+  it("a bash Codex would find on its PATH that is not the analysed one needs a person (a relative PATH folder in the task)", async () => {
+    const ctx = {
+      command: "ls",
+      hookCwd: dir,
+      turnCwd: dir,
+      shells: { processCwd: dir, pathEnv: "tools:/usr/bin:/bin", loginShell: "/usr/bin/zsh" },
+    };
+    expect(await execCommandCall({ cmd: "ls", shell: "bash" }, ctx)).toMatchObject({
+      kind: "person",
+      reason: expect.stringContaining(
+        `would start ${path.join(dir, "tools", "bash")}, not the bash Gatehouse analyses`,
+      ),
+    });
+    expect(
+      await execCommandCall(
+        { cmd: "ls", shell: "bash" },
+        { ...ctx, shells: { ...ctx.shells, loginShell: bash } },
+      ),
+    ).toMatchObject({ kind: "command" });
   });
 
   it("workdir is the command's folder, joined and cleaned as Codex does; it must agree with the hook's cwd", async () => {
