@@ -54,73 +54,86 @@ function search(
 }
 
 /** A row whose every call is harmless: it runs nothing and touches no file on this machine. */
-function harmlessTool(name: string, what: string, input: z.ZodMiniType) {
+function harmlessTool(name: string, what: string, input: () => z.ZodMiniType) {
   return tool(what, input, () => harmless(name, what));
 }
 
 /** A row whose every call needs a person: Gatehouse cannot judge its effect from its input. */
 function personTool(name: string, what: string, why: string) {
-  return tool(what, Anything, (input) => person(name, what, why, input));
+  return tool(
+    what,
+    () => Anything,
+    (input) => person(name, what, why, input),
+  );
 }
 
 /** A row whose every call is refused: it runs programs that never pass the gate. */
 function refusedTool(name: string, what: string) {
-  return tool(what, Anything, () => ({
-    kind: "refuse",
-    reason: `Gatehouse blocks ${name}: it ${what}, outside the gate. Use Bash for what you need.`,
-  }));
+  return tool(
+    what,
+    () => Anything,
+    () => ({
+      kind: "refuse",
+      reason: `Gatehouse blocks ${name}: it ${what}, outside the gate. Use Bash for what you need.`,
+    }),
+  );
 }
 
-const TodoItem = z.strictObject({
-  content: Text,
-  status: z.enum(["pending", "in_progress", "completed"]),
-  activeForm: Text,
-  id: opt(Text),
-});
+const TodoItem = () =>
+  z.strictObject({
+    content: Text,
+    status: z.enum(["pending", "in_progress", "completed"]),
+    activeForm: Text,
+    id: opt(Text),
+  });
 
-const QuestionOption = z.strictObject({ label: Text, description: Text, preview: opt(Text) });
-const Question = z.strictObject({
-  question: Text,
-  header: Text,
-  options: z.array(QuestionOption),
-  multiSelect: Flag,
-});
+const QuestionOption = () => z.strictObject({ label: Text, description: Text, preview: opt(Text) });
+const Question = () =>
+  z.strictObject({
+    question: Text,
+    header: Text,
+    options: z.array(QuestionOption()),
+    multiSelect: Flag,
+  });
 
-const Finding = z.strictObject({
-  file: Text,
-  line: opt(Count),
-  summary: Text,
-  short_summary: opt(Text),
-  failure_scenario: Text,
-  category: opt(Text),
-  severity: opt(z.enum(["important", "pre_existing", "nit"])),
-  verdict: opt(z.enum(["CONFIRMED", "PLAUSIBLE"])),
-  outcome: opt(z.enum(["fixed", "skipped", "no_change_needed"])),
-});
+const Finding = () =>
+  z.strictObject({
+    file: Text,
+    line: opt(Count),
+    summary: Text,
+    short_summary: opt(Text),
+    failure_scenario: Text,
+    category: opt(Text),
+    severity: opt(z.enum(["important", "pre_existing", "nit"])),
+    verdict: opt(z.enum(["CONFIRMED", "PLAUSIBLE"])),
+    outcome: opt(z.enum(["fixed", "skipped", "no_change_needed"])),
+  });
 
 const AGENT_WHAT = "starts a sub-agent, whose own tool calls come through this hook";
 
 export const CLAUDE_TOOLS: ToolTable = {
   Bash: tool(
     "runs a shell command",
-    z.strictObject({
-      command: Given,
-      timeout: opt(Count),
-      description: opt(Text),
-      run_in_background: opt(Flag),
-      dangerouslyDisableSandbox: opt(Flag),
-    }),
+    () =>
+      z.strictObject({
+        command: Given,
+        timeout: opt(Count),
+        description: opt(Text),
+        run_in_background: opt(Flag),
+        dangerouslyDisableSandbox: opt(Flag),
+      }),
     (input, ctx) => ({ kind: "command", command: input.command, cwd: ctx.cwd }),
   ),
   Monitor: tool(
     "runs a command in the background and reports its output",
-    z.strictObject({
-      description: Text,
-      timeout_ms: Count,
-      persistent: opt(Flag),
-      command: opt(Given),
-      ws: opt(z.strictObject({ url: Text, protocols: opt(z.array(Text)) })),
-    }),
+    () =>
+      z.strictObject({
+        description: Text,
+        timeout_ms: Count,
+        persistent: opt(Flag),
+        command: opt(Given),
+        ws: opt(z.strictObject({ url: Text, protocols: opt(z.array(Text)) })),
+      }),
     (input, ctx) =>
       input.command !== undefined && input.ws === undefined
         ? { kind: "command", command: input.command, cwd: ctx.cwd }
@@ -132,91 +145,102 @@ export const CLAUDE_TOOLS: ToolTable = {
           ),
   ),
 
-  Write: tool("writes a file", z.strictObject({ file_path: Given, content: Text }), (input) =>
-    files("Write", "write", [input.file_path]),
+  Write: tool(
+    "writes a file",
+    () => z.strictObject({ file_path: Given, content: Text }),
+    (input) => files("Write", "write", [input.file_path]),
   ),
   Edit: tool(
     "edits a file",
-    z.strictObject({ file_path: Given, old_string: Text, new_string: Text, replace_all: opt(Flag) }),
+    () => z.strictObject({ file_path: Given, old_string: Text, new_string: Text, replace_all: opt(Flag) }),
     (input) => files("Edit", "write", [input.file_path]),
   ),
   MultiEdit: tool(
     "edits a file",
-    z.strictObject({
-      file_path: Given,
-      edits: z.array(z.strictObject({ old_string: Text, new_string: Text, replace_all: opt(Flag) })),
-    }),
+    () =>
+      z.strictObject({
+        file_path: Given,
+        edits: z.array(z.strictObject({ old_string: Text, new_string: Text, replace_all: opt(Flag) })),
+      }),
     (input) => files("MultiEdit", "write", [input.file_path]),
   ),
   NotebookEdit: tool(
     "edits a Jupyter notebook",
-    z.strictObject({
-      notebook_path: Given,
-      cell_id: opt(Text),
-      new_source: Text,
-      cell_type: opt(z.enum(["code", "markdown"])),
-      edit_mode: opt(z.enum(["replace", "insert", "delete"])),
-    }),
+    () =>
+      z.strictObject({
+        notebook_path: Given,
+        cell_id: opt(Text),
+        new_source: Text,
+        cell_type: opt(z.enum(["code", "markdown"])),
+        edit_mode: opt(z.enum(["replace", "insert", "delete"])),
+      }),
     (input) => files("NotebookEdit", "write", [input.notebook_path]),
   ),
   Read: tool(
     "reads a file",
-    z.strictObject({
-      file_path: Given,
-      offset: opt(Count),
-      limit: opt(Count),
-      pages: opt(Text),
-      allow_large: opt(Flag),
-    }),
+    () =>
+      z.strictObject({
+        file_path: Given,
+        offset: opt(Count),
+        limit: opt(Count),
+        pages: opt(Text),
+        allow_large: opt(Flag),
+      }),
     (input) => files("Read", "read", [input.file_path]),
   ),
   NotebookRead: tool(
     "reads a Jupyter notebook",
-    z.strictObject({ notebook_path: Given, cell_id: opt(Text) }),
+    () => z.strictObject({ notebook_path: Given, cell_id: opt(Text) }),
     (input) => files("NotebookRead", "read", [input.notebook_path]),
   ),
-  LS: tool("lists a folder", z.strictObject({ path: Given, ignore: opt(z.array(Text)) }), (input) =>
-    files("LS", "read", [input.path]),
+  LS: tool(
+    "lists a folder",
+    () => z.strictObject({ path: Given, ignore: opt(z.array(Text)) }),
+    (input) => files("LS", "read", [input.path]),
   ),
-  Glob: tool("finds files by name", z.strictObject({ pattern: Given, path: opt(Given) }), (input, ctx) =>
-    search("Glob", input.path, input.pattern, ctx),
+  Glob: tool(
+    "finds files by name",
+    () => z.strictObject({ pattern: Given, path: opt(Given) }),
+    (input, ctx) => search("Glob", input.path, input.pattern, ctx),
   ),
   Grep: tool(
     "searches file contents",
-    z.strictObject({
-      pattern: Text,
-      path: opt(Given),
-      glob: opt(Text),
-      output_mode: opt(z.enum(["content", "files_with_matches", "count"])),
-      "-B": opt(Count),
-      "-A": opt(Count),
-      "-C": opt(Count),
-      context: opt(Count),
-      "-n": opt(Flag),
-      "-i": opt(Flag),
-      "-o": opt(Flag),
-      type: opt(Text),
-      head_limit: opt(Count),
-      offset: opt(Count),
-      multiline: opt(Flag),
-    }),
+    () =>
+      z.strictObject({
+        pattern: Text,
+        path: opt(Given),
+        glob: opt(Text),
+        output_mode: opt(z.enum(["content", "files_with_matches", "count"])),
+        "-B": opt(Count),
+        "-A": opt(Count),
+        "-C": opt(Count),
+        context: opt(Count),
+        "-n": opt(Flag),
+        "-i": opt(Flag),
+        "-o": opt(Flag),
+        type: opt(Text),
+        head_limit: opt(Count),
+        offset: opt(Count),
+        multiline: opt(Flag),
+      }),
     (input, ctx) => search("Grep", input.path, null, ctx),
   ),
 
   Agent: tool(
     AGENT_WHAT,
-    z.strictObject({
-      description: Text,
-      prompt: Text,
-      subagent_type: opt(Text),
-      model: opt(z.enum(["sonnet", "opus", "haiku", "fable"])),
-      effort: opt(Effort),
-      run_in_background: opt(Flag),
-      name: opt(Text),
-      team_name: opt(Text),
-      mode: opt(z.enum(["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"])),
-      isolation: opt(z.enum(["worktree", "remote"])),
-    }),
+    () =>
+      z.strictObject({
+        description: Text,
+        prompt: Text,
+        subagent_type: opt(Text),
+        model: opt(z.enum(["sonnet", "opus", "haiku", "fable"])),
+        effort: opt(Effort),
+        run_in_background: opt(Flag),
+        name: opt(Text),
+        team_name: opt(Text),
+        mode: opt(z.enum(["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"])),
+        isolation: opt(z.enum(["worktree", "remote"])),
+      }),
     (input): ToolCall => {
       if (input.isolation === "worktree") {
         return {
@@ -237,31 +261,21 @@ export const CLAUDE_TOOLS: ToolTable = {
       return harmless("Agent", AGENT_WHAT);
     },
   ),
-  TaskStop: harmlessTool(
-    "TaskStop",
-    "stops a background task of this session",
+  TaskStop: harmlessTool("TaskStop", "stops a background task of this session", () =>
     z.strictObject({ task_id: opt(Text), shell_id: opt(Text) }),
   ),
-  TaskOutput: harmlessTool(
-    "TaskOutput",
-    "reads the output of a background task of this session",
+  TaskOutput: harmlessTool("TaskOutput", "reads the output of a background task of this session", () =>
     z.strictObject({ task_id: Text, block: opt(Flag), timeout: opt(Count) }),
   ),
-  TodoWrite: harmlessTool(
-    "TodoWrite",
-    "updates the session's to-do list",
-    z.strictObject({ todos: z.array(TodoItem) }),
+  TodoWrite: harmlessTool("TodoWrite", "updates the session's to-do list", () =>
+    z.strictObject({ todos: z.array(TodoItem()) }),
   ),
-  TaskCreate: harmlessTool(
-    "TaskCreate",
-    "adds to the session's task list",
+  TaskCreate: harmlessTool("TaskCreate", "adds to the session's task list", () =>
     z.strictObject({ subject: Text, description: Text, activeForm: opt(Text), metadata: opt(Anything) }),
   ),
-  TaskGet: harmlessTool("TaskGet", "reads the session's task list", z.strictObject({ taskId: Text })),
-  TaskList: harmlessTool("TaskList", "reads the session's task list", z.strictObject({})),
-  TaskUpdate: harmlessTool(
-    "TaskUpdate",
-    "updates the session's task list",
+  TaskGet: harmlessTool("TaskGet", "reads the session's task list", () => z.strictObject({ taskId: Text })),
+  TaskList: harmlessTool("TaskList", "reads the session's task list", () => z.strictObject({})),
+  TaskUpdate: harmlessTool("TaskUpdate", "updates the session's task list", () =>
     z.strictObject({
       taskId: Text,
       subject: opt(Text),
@@ -274,39 +288,27 @@ export const CLAUDE_TOOLS: ToolTable = {
       metadata: opt(Anything),
     }),
   ),
-  AskUserQuestion: harmlessTool(
-    "AskUserQuestion",
-    "asks the user a question",
-    z.strictObject({ questions: z.array(Question) }),
+  AskUserQuestion: harmlessTool("AskUserQuestion", "asks the user a question", () =>
+    z.strictObject({ questions: z.array(Question()) }),
   ),
-  EnterPlanMode: harmlessTool("EnterPlanMode", "switches the session to planning", z.strictObject({})),
-  ExitPlanMode: harmlessTool(
-    "ExitPlanMode",
-    "ends planning and shows the plan",
+  EnterPlanMode: harmlessTool("EnterPlanMode", "switches the session to planning", () => z.strictObject({})),
+  ExitPlanMode: harmlessTool("ExitPlanMode", "ends planning and shows the plan", () =>
     z.strictObject({
       plan: opt(Text),
       planFilePath: opt(Text),
       allowedPrompts: opt(z.array(z.strictObject({ tool: z.literal("Bash"), prompt: Text }))),
     }),
   ),
-  ToolSearch: harmlessTool(
-    "ToolSearch",
-    "looks up the descriptions of more tools",
+  ToolSearch: harmlessTool("ToolSearch", "looks up the descriptions of more tools", () =>
     z.strictObject({ query: Text, max_results: opt(Count) }),
   ),
-  ListAgents: harmlessTool(
-    "ListAgents",
-    "lists the session's agents",
+  ListAgents: harmlessTool("ListAgents", "lists the session's agents", () =>
     z.strictObject({ channel: opt(Text), q: opt(Text), cursor: opt(Text) }),
   ),
-  ReportFindings: harmlessTool(
-    "ReportFindings",
-    "reports review findings",
-    z.strictObject({ level: opt(Effort), findings: z.array(Finding) }),
+  ReportFindings: harmlessTool("ReportFindings", "reports review findings", () =>
+    z.strictObject({ level: opt(Effort), findings: z.array(Finding()) }),
   ),
-  ScheduleWakeup: harmlessTool(
-    "ScheduleWakeup",
-    "asks to be woken later in this session",
+  ScheduleWakeup: harmlessTool("ScheduleWakeup", "asks to be woken later in this session", () =>
     z.strictObject({
       delaySeconds: opt(Count),
       reason: opt(Text),
@@ -318,37 +320,32 @@ export const CLAUDE_TOOLS: ToolTable = {
   WebSearch: harmlessTool(
     "WebSearch",
     "searches the web through the model provider (nothing is fetched from this machine)",
-    z.strictObject({
-      query: Text,
-      allowed_domains: opt(z.array(Text)),
-      blocked_domains: opt(z.array(Text)),
-    }),
+    () =>
+      z.strictObject({
+        query: Text,
+        allowed_domains: opt(z.array(Text)),
+        blocked_domains: opt(z.array(Text)),
+      }),
   ),
-  CronList: harmlessTool("CronList", "lists the session's scheduled prompts", z.strictObject({})),
-  CronDelete: harmlessTool(
-    "CronDelete",
-    "removes a scheduled prompt of the session",
+  CronList: harmlessTool("CronList", "lists the session's scheduled prompts", () => z.strictObject({})),
+  CronDelete: harmlessTool("CronDelete", "removes a scheduled prompt of the session", () =>
     z.strictObject({ id: Text }),
   ),
-  PushNotification: harmlessTool(
-    "PushNotification",
-    "sends the user a notification",
+  PushNotification: harmlessTool("PushNotification", "sends the user a notification", () =>
     z.strictObject({ message: Text, status: opt(z.literal("proactive")) }),
   ),
-  ReadNotifications: harmlessTool(
-    "ReadNotifications",
-    "reads the session's notifications",
+  ReadNotifications: harmlessTool("ReadNotifications", "reads the session's notifications", () =>
     z.strictObject({}),
   ),
   RefreshMcpTools: harmlessTool(
     "RefreshMcpTools",
     "reloads the tool lists of the session's MCP servers",
-    z.strictObject({ server: opt(Text) }),
+    () => z.strictObject({ server: opt(Text) }),
   ),
 
   WebFetch: tool(
     "fetches a web page from this machine",
-    z.strictObject({ url: Given, prompt: Text, offset: opt(Count) }),
+    () => z.strictObject({ url: Given, prompt: Text, offset: opt(Count) }),
     (input) =>
       person(
         "WebFetch",

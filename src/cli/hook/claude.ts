@@ -4,7 +4,7 @@
 // (claude-tools.ts); `mcp__*` tools are MCP calls, covered by `mcp:SERVER/TOOL` entries, except
 // Gatehouse's own Skill tool, which only reads skill instructions.
 import { z } from "zod/mini";
-import { mcpTargetOfName } from "../../core/policy/mcp-tools.js";
+import { mcpTargetOfName } from "../../shared/mcp-names.js";
 import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
 import { CLAUDE_TOOLS } from "./claude-tools.js";
 import type { HookVerdict, ToolCall } from "./tool-call.js";

@@ -7,7 +7,7 @@
 // hook waits for the person itself. It blocks with exit 2 and the reason on stderr (the model sees it);
 // an exit 1, bad output or a timeout would let the call run, so every failure here is turned into a block.
 import { z } from "zod/mini";
-import { mcpTargetOfName } from "../../core/policy/mcp-tools.js";
+import { mcpTargetOfName } from "../../shared/mcp-names.js";
 import { CODEX_SKILL_NAMESPACE, SKILL_TOOL } from "../../shared/skill-tool-names.js";
 import { patchPaths } from "./apply-patch.js";
 import { execCommandCall, loginShellOfUser } from "./codex-exec.js";

@@ -17,18 +17,23 @@ export interface ToolContext {
 export interface ToolSpec<S extends z.ZodMiniType = z.ZodMiniType> {
   /** Plain words for the person: what the tool does. */
   what: string;
-  /** Strict: an unknown field fails it. */
-  input: S;
+  /** Strict: an unknown field fails it. Built on first use: a hook decides one call per process. */
+  input(): S;
   call(input: z.output<S>, ctx: ToolContext): ToolCall | Promise<ToolCall>;
 }
 
-/** A table row with its input type checked against its schema. */
+/**
+ * A table row with its input type checked against its schema. The schema is built when a call of the tool
+ * is first read: a hook decides one call per process, so building the ~60 rows' schemas up front was
+ * start-up cost for nothing (docs/decisions.md "Tool tables").
+ */
 export function tool<S extends z.ZodMiniType>(
   what: string,
-  input: S,
+  input: () => S,
   call: (input: z.output<S>, ctx: ToolContext) => ToolCall | Promise<ToolCall>,
 ): ToolSpec {
-  return { what, input, call: call as ToolSpec["call"] };
+  let built: S | undefined;
+  return { what, input: () => (built ??= input()), call: call as ToolSpec["call"] };
 }
 
 export type ToolTable = Readonly<Record<string, ToolSpec>>;
@@ -110,7 +115,7 @@ export async function classifyToolCall(
       input,
     );
   }
-  const parsed = spec.input.safeParse(input);
+  const parsed = spec.input().safeParse(input);
   if (!parsed.success) {
     return person(
       name,

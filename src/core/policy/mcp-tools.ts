@@ -1,5 +1,5 @@
-// MCP tool calls against the allowlist: the name each agent runtime gives an MCP tool, and the entry
-// (`mcp:SERVER/TOOL`, core/approvals/mcp-entry.ts) that covers a call. An entry matches when the name
+// MCP tool calls against the allowlist: the entry (`mcp:SERVER/TOOL`, src/shared/mcp-entry.ts) that
+// covers a call, by the name its runtime gives the tool (src/shared/mcp-names.ts). An entry matches when the name
 // its runtime would give that server's tool is exactly the name of the call: nothing is parsed out of
 // the call's name to decide, so a server name holding `__` cannot make one entry cover another tool.
 import {
@@ -7,46 +7,10 @@ import {
   entryLiveness,
   parseMcpPattern,
   type ApprovalsFile,
-  type McpTarget,
 } from "../approvals/index.js";
-import type { AgentRuntime } from "../../shared/schemas/policy-words.js";
+import { mcpToolName, type AgentRuntime } from "../../shared/mcp-names.js";
 
-export type { AgentRuntime };
-
-/**
- * Claude Code (2.1.197, 2.1.332: `normalizeMcpServerName` in its bundle) names an MCP tool
- * `mcp__<server>__<tool>`, each part with every character but letters, digits, `_` and `-` made `_`.
- */
-function claudeName(target: McpTarget): string {
-  const part = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, "_");
-  return `mcp__${part(target.server)}__${part(target.tool)}`;
-}
-
-/**
- * Codex (0.169, 0.171, checked with the real CLIs: server `marker-srv` → `mcp__marker_srv__mark`) puts
- * the tool in the Responses namespace `mcp__<server>__` with every character but letters, digits and
- * `_` made `_`, and its hook names the call namespace + tool. A name it had to shorten or de-duplicate
- * (a sha1 suffix) matches no entry: such a call needs a person.
- */
-function codexName(target: McpTarget): string {
-  const part = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
-  return `mcp__${part(target.server)}__${part(target.tool)}`;
-}
-
-export function mcpToolName(runtime: AgentRuntime, target: McpTarget): string {
-  return runtime === "claude" ? claudeName(target) : codexName(target);
-}
-
-/**
- * The server and tool a call's name shows, for the person and for *allow always* (whose entry then
- * names the parts as the runtime spelled them, and so matches this very name again); null when the
- * name is not an MCP tool's or its parts could not name an entry.
- */
-export function mcpTargetOfName(name: string): McpTarget | null {
-  const match = /^mcp__(.+?)__(.+)$/.exec(name);
-  if (!match) return null;
-  return parseMcpPattern(`mcp:${match[1]}/${match[2]}`);
-}
+export { mcpTargetOfName, mcpToolName, type AgentRuntime } from "../../shared/mcp-names.js";
 
 export interface McpEntryMatch {
   entryId: string;
