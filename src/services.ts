@@ -35,6 +35,7 @@ import { AuditLog } from "./executor/audit-log.js";
 import { loadInheritSettings, type InheritSettings } from "./executor/env-sources.js";
 import { UsageRecorder } from "./executor/usage-recorder.js";
 import { decideFileAccess, fileGatePlaces } from "./executor/file-access.js";
+import { decideToolCallGate } from "./executor/tool-gate.js";
 import {
   decideCommand,
   DEFAULT_PROMPT_TIMEOUT_MS,
@@ -184,6 +185,7 @@ export function createServices(options: ServicesOptions): Services {
         fileGatePlaces(paths, options.env, side?.workdir.workspaceRoot ?? paths.defaultWorkspaceRoot),
         { ...gateDeps, prompt },
       ),
+    decideTool: (request, prompt) => decideToolCallGate(request, { ...gateDeps, prompt }),
     run: (request, prompt, recheckCwd) =>
       gateAndRun(request, { ...gateDeps, prompt, ...(recheckCwd ? { recheckCwd } : {}) }),
   };

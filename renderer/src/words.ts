@@ -71,6 +71,10 @@ export function reasonWords(explanation: Pick<Explanation, "reason" | "outcome" 
   if (r.startsWith("outside-workdir"))
     return "An agent's own file tool wants a file outside the task's folder (or where files run code later).";
   if (r.startsWith("gatehouse-data")) return "Agents never read or change Gatehouse's own data.";
+  if (r.startsWith("needs-a-person: "))
+    return `Gatehouse does not fully understand this tool call: ${r.slice("needs-a-person: ".length)}.`;
+  if (r.startsWith("allowlist-miss: no allowlist entry covers the MCP tool"))
+    return "No allowlist entry covers this MCP tool.";
   if (r === "allowlist-miss") {
     return explanation.flags.length
       ? "Part of the command is not on the allowlist, or it does something that always needs a person."

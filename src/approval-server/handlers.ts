@@ -14,6 +14,7 @@ import type {
 } from "../core/policy/types.js";
 import type { FileGateRequest } from "../executor/file-access.js";
 import type { GateDecision, GateRequest, GateRunRequest, GateRunResult } from "../executor/gate.js";
+import type { ToolGateRequest } from "../executor/tool-gate.js";
 import type { VerifiedTask } from "../shared/schemas/prompt.js";
 import { APP_VERSION } from "../version.js";
 import type { PromptBroker } from "./broker.js";
@@ -30,6 +31,8 @@ export interface ApprovalGate {
   decide(request: GateRequest, prompt: PromptFn): Promise<GateDecision>;
   /** A file an agent's own tool reads or writes (executor/file-access.ts). */
   decideFile(request: FileGateRequest, prompt: PromptFn): Promise<GateDecision>;
+  /** Another tool call of an agent: an MCP tool, or one a person decides (executor/tool-gate.ts). */
+  decideTool(request: ToolGateRequest, prompt: PromptFn): Promise<GateDecision>;
   run(request: GateRunRequest, prompt: PromptFn, recheckCwd?: RecheckCwd): Promise<GateRunResult>;
 }
 
@@ -262,6 +265,16 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
         // a file access has no command or cwd of its own
         const { command: _command, cwd: _cwd, ...fields } = gateRequestOf(body, ctx, { argv: [] }, "");
         decided = await deps.gate.decideFile({ ...fields, ...body.file, workdir: workdir.cwd }, prompt);
+      } else if (body.tool) {
+        const workdir = requestedCwd(body.tool.workdir, deps.home);
+        if (!workdir?.ok) return { error: "bad_request", message: `tool.workdir must be an absolute path` };
+        // a tool call has no command or cwd of its own
+        const { command: _command, cwd: _cwd, ...fields } = gateRequestOf(body, ctx, { argv: [] }, "");
+        const { name, ...call } = body.tool;
+        decided = await deps.gate.decideTool(
+          { ...fields, ...call, tool: name, workdir: workdir.cwd },
+          prompt,
+        );
       } else {
         const cwd = cwdOrDefault(body.cwd);
         if (!cwd.ok) return { error: "bad_request", message: cwd.message };

@@ -1,7 +1,8 @@
 // A prompt in plain words for a terminal (`gatehouse serve --prompt tty`): what will run (or which
-// file an agent's tool reads or writes, and where it lies), where, for whom, why a person is asked,
-// and what happens when nobody answers.
+// file an agent's tool reads or writes, and where it lies; or which other tool an agent calls and what
+// it does), where, for whom, why a person is asked, and what happens when nobody answers.
 import { fileAccessOf, whereText } from "../core/policy/file-edit.js";
+import { toolCallOf } from "../core/policy/tool-call-explain.js";
 import type { CommandInput, PromptRequest } from "../core/policy/types.js";
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -23,6 +24,16 @@ export function offersAllowAlways(prompt: PromptRequest): boolean {
 
 /** The lines that say what is asked: the command, or the file access with each path and where it lies. */
 function whatLines(prompt: PromptRequest): string[] {
+  const call = toolCallOf(prompt.explanation);
+  if (call) {
+    const runtime = call.runtime === "claude" ? "Claude Code" : "Codex";
+    return [
+      `  tool     ${call.tool} (${runtime}${call.kind === "mcp" ? ", an MCP tool" : ""}): it ${call.what}`,
+      ...(call.input !== undefined ? [`  input    ${call.input}`] : []),
+      ...(call.reason !== undefined ? [`  unclear  ${call.reason}`] : []),
+      `  folder   ${call.workdir} (the task's folder)`,
+    ];
+  }
   const file = fileAccessOf(prompt.explanation);
   if (!file) return [`  command  ${commandText(prompt.command)}`, `  cwd      ${prompt.cwd}`];
   return [

@@ -11,6 +11,7 @@ import {
   SecuritySchema,
   AskSchema,
   ShellKindSchema,
+  ToolCallKindSchema,
 } from "../shared/schemas/policy-words.js";
 import { TASK_ID_PATTERN } from "./task-proof.js";
 
@@ -148,6 +149,27 @@ export const FileAccessBodySchema = z.object({
 });
 export type FileAccessBody = z.infer<typeof FileAccessBodySchema>;
 
+/**
+ * An agent's tool call that is neither a command nor a file access (cli/hook/tool-call.ts): an MCP tool,
+ * covered by an `mcp:SERVER/TOOL` entry, or a call the hook does not fully understand (`person`),
+ * decided like an allowlist miss.
+ */
+export const ToolCallBodySchema = z.object({
+  runtime: AgentRuntimeSchema,
+  /** The tool's name as the runtime gave it (`WebFetch`, `mcp__docs__search`). */
+  name: Text(1, 300),
+  kind: ToolCallKindSchema,
+  /** Plain words: what the tool does, shown to the person. */
+  what: Text(1, 2_000),
+  /** Why a person decides (`person` calls): what the hook did not understand. */
+  reason: z.optional(Text(1, 2_000)),
+  /** The tool's input as JSON text, shown to the person (the hook shortens it). */
+  input: z.optional(Text(0, 20_000)),
+  /** The task's working folder. */
+  workdir: Text(1, 4_096),
+});
+export type ToolCallBody = z.infer<typeof ToolCallBodySchema>;
+
 /** A whole number from 1 to `max`. */
 const PositiveInt = (max: number) => z.int().check(z.positive(), z.maximum(max));
 
@@ -156,6 +178,8 @@ export const ApprovalRequestBodySchema = z
     ...commandFields,
     /** Instead of a command: a file access (then `argv`, `command` and `shell` are absent). */
     file: z.optional(FileAccessBodySchema),
+    /** Instead of a command: another tool call (then `argv`, `command`, `shell` and `file` are absent). */
+    tool: z.optional(ToolCallBodySchema),
     sessionKey: z.optional(Text(1, 300)),
     source: z.optional(Text(1, 100)),
     reason: z.optional(Text(0, 2_000)),
@@ -163,9 +187,14 @@ export const ApprovalRequestBodySchema = z
   })
   .check(
     z.superRefine((body, ctx) => {
-      if (body.file === undefined) return exactlyOneCommand(body, ctx);
+      if (body.file === undefined && body.tool === undefined) return exactlyOneCommand(body, ctx);
+      if (body.file !== undefined && body.tool !== undefined)
+        ctx.addIssue({ code: "custom", message: "a request is a file access or a tool call, not both" });
       if (body.argv !== undefined || body.command !== undefined || body.shell !== undefined)
-        ctx.addIssue({ code: "custom", message: "a file access carries no argv, command or shell" });
+        ctx.addIssue({
+          code: "custom",
+          message: "a file access or tool call carries no argv, command or shell",
+        });
     }),
   );
 export type ApprovalRequestBody = z.infer<typeof ApprovalRequestBodySchema>;

@@ -568,22 +568,25 @@ async function settle(
 }
 
 /**
- * Decides a request the caller has already explained (a file access, core/policy/file-edit.ts): the
- * same prompt, askFallback, event and audit path as a command. `req.command` is what the log shows.
+ * Decides a request the caller has already explained (a file access, core/policy/file-edit.ts; a tool
+ * call, tool-call-explain.ts): the same prompt, askFallback, event and audit path as a command.
+ * `req.command` is what the log shows. `limited`: the matched entries with a use limit (an MCP entry
+ * with `usesLeft`); an allowed request takes one use of each, or is denied when one has none left.
  */
 export async function decideExplained(
   req: GateRequest,
   explanation: Explanation,
   deps: GateDeps,
+  limited: string[] = [],
 ): Promise<GateDecision> {
   const settled = await settle(req, deps, explanation, [], {
     runId: newRunId(),
     startedAt: deps.now(),
     promptBudgetMs: undefined,
-    limited: [], // no allowlist entry decides a file access
+    limited,
     lastAttempt: true,
   });
-  if (!settled) throw new Error("a file access took no entry's use"); // cannot happen: nothing limited
+  if (!settled) throw new Error("the last attempt is never decided again"); // settle returns null only before it
   await settled.audited;
   return settled.result;
 }

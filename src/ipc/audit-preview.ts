@@ -1,8 +1,14 @@
 // The allowlist editor's preview: which past commands (from the audit log) an entry would have covered.
 // Each past command is explained again, today, against the agent's allowlist with the entry added, so
 // the answer includes what the other entries cover. Executables resolve as they do now, not as then.
-import type { ApprovalsFile, ApprovalsState } from "../core/approvals/index.js";
+import {
+  parseMcpPattern,
+  type ApprovalsFile,
+  type ApprovalsState,
+  type McpTarget,
+} from "../core/approvals/index.js";
 import { ExecutableResolver, explainCommand } from "../core/policy/index.js";
+import { mcpToolName } from "../core/policy/mcp-tools.js";
 import type { AuditRecord } from "../executor/audit-log.js";
 import type { AuditPreview, EntryInput } from "./contract.js";
 
@@ -25,7 +31,33 @@ export interface PreviewInput {
   maxCommands?: number;
 }
 
+/** The past calls of the MCP tool an `mcp:SERVER/TOOL` entry names (by the name each runtime gives it). */
+function previewMcpEntry(input: PreviewInput, target: McpTarget): AuditPreview {
+  const names = new Set([mcpToolName("claude", target), mcpToolName("codex", target)]);
+  const covered: AuditPreview["covered"] = [];
+  let scanned = 0;
+  for (const record of input.records) {
+    if (record.event !== "decision") continue;
+    if (input.agentId !== "*" && record.agentId !== input.agentId) continue;
+    scanned++;
+    if (!names.has(record.command.split(" ")[0] ?? "")) continue;
+    covered.push({
+      ts: record.ts,
+      command: record.command,
+      cwd: record.cwd,
+      agentId: record.agentId,
+      decision: record.decision,
+      decidedBy: record.decidedBy,
+      coverage: "all",
+    });
+    if (covered.length >= (input.maxCommands ?? 500)) break;
+  }
+  return { scanned, covered };
+}
+
 export async function previewEntry(input: PreviewInput): Promise<AuditPreview> {
+  const mcp = parseMcpPattern(input.entry.pattern);
+  if (mcp) return previewMcpEntry(input, mcp);
   const file: ApprovalsFile = structuredClone(input.file);
   for (const agent of Object.values(file.agents)) {
     if (agent.allowlist) agent.allowlist = agent.allowlist.filter((e) => e.id !== input.replaceId);

@@ -1,8 +1,10 @@
 // A pending prompt as the approval dialog receives it: the broker's PromptRequest as it is, plus the
 // command as one string exactly as it will run (executor/command-text.ts is the one place that formats
-// commands) and, for an agent's file access, the paths and where they lie. The shape is
+// commands) and, for an agent's file access, the paths and where they lie; for another tool call, what
+// the tool is and does. The shape is
 // PromptViewSchema (src/shared/schemas/prompt.ts): a field added to the request passes through here.
 import { fileAccessOf } from "../core/policy/file-edit.js";
+import { toolCallOf } from "../core/policy/tool-call-explain.js";
 import { escapeGlob } from "../core/approvals/index.js";
 import { exactArgPattern } from "../core/policy/proposals.js";
 import { assessRisks } from "../core/policy/risk.js";
@@ -12,10 +14,12 @@ import type { PromptView } from "../shared/schemas/prompt.js";
 
 export function promptView(prompt: PromptRequest): PromptView {
   const fileAccess = fileAccessOf(prompt.explanation);
+  const toolCall = toolCallOf(prompt.explanation);
   return {
     ...prompt,
     commandText: displayCommand(prompt.command),
     ...(fileAccess ? { fileAccess } : {}),
+    ...(toolCall ? { toolCall } : {}),
     risks: assessRisks(prompt.explanation, fileAccess ?? undefined),
     narrowing: {
       cwdPattern: escapeGlob(prompt.cwd.replace(/\\/g, "/")),

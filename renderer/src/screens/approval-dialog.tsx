@@ -31,9 +31,11 @@ export function usePendingPrompts(): { prompts: PromptView[]; error: string | nu
 
 /** A short, one-line name of a request for notices ("rm -rf build"). */
 function shortName(prompt: PromptView): string {
-  const text = prompt.fileAccess
-    ? `${prompt.fileAccess.tool} ${prompt.fileAccess.paths.map((p) => p.path).join(", ")}`
-    : prompt.commandText;
+  const text = prompt.toolCall
+    ? prompt.toolCall.tool
+    : prompt.fileAccess
+      ? `${prompt.fileAccess.tool} ${prompt.fileAccess.paths.map((p) => p.path).join(", ")}`
+      : prompt.commandText;
   const line = text.replace(/\s+/g, " ");
   return line.length > 80 ? `${line.slice(0, 50)} … ${line.slice(-25)}` : line;
 }
@@ -177,6 +179,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
 
   const x = prompt.explanation;
   const file = prompt.fileAccess;
+  const tool = prompt.toolCall;
   const left = prompt.expiresAt - now;
   const danger = hasDanger(prompt.risks);
   const allValid = drafts.length > 0 && drafts.every((_, i) => valid[i] === true);
@@ -193,11 +196,15 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       <Notice tone="info" text={notice} />
       <header className="approval-header">
         <h1 id="approval-title" ref={title} tabIndex={-1}>
-          {file
-            ? file.access === "write"
-              ? `Allow ${file.tool} to change this file?`
-              : `Allow ${file.tool} to read this file?`
-            : "Allow this command?"}
+          {tool
+            ? tool.kind === "mcp"
+              ? `Allow this MCP tool call?`
+              : `Allow ${tool.tool}?`
+            : file
+              ? file.access === "write"
+                ? `Allow ${file.tool} to change this file?`
+                : `Allow ${file.tool} to read this file?`
+              : "Allow this command?"}
         </h1>
         {props.prompts.length > 1 ? (
           <span className="counter" aria-label={`Request ${position}`}>
@@ -206,7 +213,9 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         ) : null}
       </header>
       <RiskBanner risks={prompt.risks} />
-      {file ? (
+      {tool ? (
+        <ToolCallBox tool={tool} focus={commandBox} />
+      ) : file ? (
         <ul className="file-paths" aria-label="Files">
           {file.paths.map((p) => (
             <li key={p.path}>
@@ -233,7 +242,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       </p>
       <dl className="kv approval-meta">
         <div className="kv-row">
-          <dt>{file ? "Task's folder" : "Folder"}</dt>
+          <dt>{file || tool ? "Task's folder" : "Folder"}</dt>
           <dd className="mono selectable">{prompt.cwd}</dd>
         </div>
         <Provenance prompt={prompt} />
@@ -306,6 +315,37 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
           Allow once
         </AllowButton>
       </div>
+    </div>
+  );
+}
+
+/** What a tool call is: the tool, what it does, what Gatehouse did not understand, and its input. */
+function ToolCallBox(props: {
+  tool: NonNullable<PromptView["toolCall"]>;
+  focus: RefObject<HTMLPreElement | null>;
+}) {
+  const { tool } = props;
+  return (
+    <div className="command-box">
+      <p>
+        <span className="mono selectable">{tool.tool}</span>{" "}
+        <span className="muted">
+          ({runtimeWords(tool.runtime === "claude" ? "claude-code" : "codex")}
+          {tool.kind === "mcp" ? ", an MCP tool" : ""})
+        </span>{" "}
+        {tool.what}.
+      </p>
+      {tool.reason ? <p className="warn-text">{tool.reason}.</p> : null}
+      {tool.input !== undefined ? (
+        <>
+          <pre className="command selectable" aria-label="Tool input" tabIndex={0} ref={props.focus}>
+            {tool.input}
+          </pre>
+          <div className="command-actions">
+            <CopyButton text={tool.input} label="input" />
+          </div>
+        </>
+      ) : null}
     </div>
   );
 }

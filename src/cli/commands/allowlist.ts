@@ -3,6 +3,8 @@
 // An invalid approvals file exits 3 (as `policy explain` does).
 import {
   entryLiveness,
+  mcpPattern,
+  mcpTargetFromText,
   patternKind,
   validateEntry,
   type AllowlistEntry,
@@ -26,6 +28,8 @@ const USAGE = [
   "gatehouse allowlist list [--agent ID] [--json]",
   "       gatehouse allowlist add [--agent ID] PATTERN [--arg-pattern RE] [--cwd GLOB]",
   "                               [--expires-in SECONDS | --expires-at MS] [--uses N] [--json]",
+  "       gatehouse allowlist add [--agent ID] --mcp SERVER/TOOL",
+  "                               [--expires-in SECONDS | --expires-at MS] [--uses N] [--json]",
   "       gatehouse allowlist remove [--agent ID] ID [--json]",
 ].join("\n");
 export { EXIT_APPROVALS_INVALID };
@@ -37,6 +41,7 @@ function parse(args: string[]) {
       agent: { type: "string" },
       "arg-pattern": { type: "string" },
       cwd: { type: "string" },
+      mcp: { type: "string" },
       "expires-in": { type: "string" },
       "expires-at": { type: "string" },
       uses: { type: "string" },
@@ -82,6 +87,21 @@ function entryFromOptions(pattern: string, values: Values, now: number): NewAllo
   return entry;
 }
 
+/** The pattern `add` saves: the one PATTERN, or `mcp:SERVER/TOOL` for `--mcp SERVER/TOOL`. */
+function addedPattern(rest: string[], values: Values): string {
+  if (values.mcp === undefined) {
+    if (rest.length !== 1)
+      throw new UsageError("add takes exactly one PATTERN (quote it so the shell leaves it alone)");
+    return rest[0] as string;
+  }
+  if (rest.length > 0) throw new UsageError("give either a PATTERN or --mcp SERVER/TOOL, not both");
+  if (values["arg-pattern"] !== undefined || values.cwd !== undefined)
+    throw new UsageError("an MCP entry takes no --arg-pattern or --cwd: it covers one tool of one server");
+  const target = mcpTargetFromText(values.mcp);
+  if ("problem" in target) throw new UsageError(`--mcp ${target.problem}`);
+  return mcpPattern(target);
+}
+
 function describeEntry(entry: AllowlistEntry, now: number): string {
   const extras = [
     entry.argPattern !== undefined ? `args ${entry.argPattern}` : "",
@@ -106,9 +126,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
       return list(ctx, store, agentId, values.json === true, now, values.agent === undefined);
     case "add": {
-      if (rest.length !== 1)
-        throw new UsageError("add takes exactly one PATTERN (quote it so the shell leaves it alone)");
-      const entry = entryFromOptions(rest[0] as string, values, now);
+      const entry = entryFromOptions(addedPattern(rest, values), values, now);
       const state = await store.load();
       if (state.status === "invalid") return invalid(ctx, state.error);
       const added = await store.addEntry(agentId, entry);

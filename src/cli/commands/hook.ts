@@ -1,8 +1,8 @@
 // `gatehouse hook claude|codex`: the PreToolUse hook of Claude Code and of Codex (approval-protocol.md
 // "Clients", agent-cli-notes.md "Gating both runtimes"). Each runtime's input becomes one tool call
 // (cli/hook/claude.ts, codex.ts) and goes down one decision path (cli/hook/decide.ts); the verdict
-// is printed the way that runtime reads it. Fails closed: unreadable input, a tool that names no file,
-// an unknown Codex tool or any failure here is a block.
+// is printed the way that runtime reads it; every call gets one. Fails closed: unreadable input or any
+// failure here is a block; a tool, field or value the tables do not know goes to a person.
 import type { z } from "zod/mini";
 import type { RequestedSettings } from "../../shared/schemas/explanation.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
@@ -46,12 +46,12 @@ function absoluteOr(cwd: string | undefined, fallback: string): string {
 }
 
 /** Prints the verdict as the runtime reads it; returns the exit status. */
-function answer(ctx: CliContext, runtime: Runtime, verdict: HookVerdict | null): number {
+function answer(ctx: CliContext, runtime: Runtime, verdict: HookVerdict): number {
   if (runtime === "claude") {
-    if (verdict) printLine(ctx, claudeHookOutput(verdict));
+    printLine(ctx, claudeHookOutput(verdict));
     return 0;
   }
-  if (verdict && !verdict.allow) {
+  if (!verdict.allow) {
     ctx.stderr.write(`${verdict.reason}\n`);
     return CODEX_BLOCK_EXIT;
   }
@@ -67,26 +67,24 @@ function parseInput<S extends JsonSchema>(schema: S, text: string): z.output<S> 
 async function readToolCall(
   runtime: Runtime,
   text: string,
+  workdir: string | undefined,
 ): Promise<{ call: ToolCall; sessionId: string | undefined; cwd: string } | null> {
   if (runtime === "claude") {
     const input = parseInput(ClaudePreToolUseSchema, text);
     if (!input) return null;
     const cwd = absoluteOr(input.cwd, process.cwd());
-    return { call: claudeToolCall(input, cwd), sessionId: input.session_id, cwd };
+    const ctx = { cwd, ...(workdir !== undefined ? { workdir } : {}) };
+    return { call: await claudeToolCall(input, ctx), sessionId: input.session_id, cwd };
   }
   const input = parseInput(CodexPreToolUseSchema, text);
   if (!input) return null;
   const cwd = absoluteOr(input.cwd, process.cwd());
-  return { call: await codexToolCall(input, cwd), sessionId: input.session_id, cwd };
+  const ctx = { cwd, ...(workdir !== undefined ? { workdir } : {}) };
+  return { call: await codexToolCall(input, ctx), sessionId: input.session_id, cwd };
 }
 
-async function decide(
-  runtime: Runtime,
-  text: string,
-  ctx: CliContext,
-  flags: Flags,
-): Promise<HookVerdict | null> {
-  const read = await readToolCall(runtime, text);
+async function decide(runtime: Runtime, text: string, ctx: CliContext, flags: Flags): Promise<HookVerdict> {
+  const read = await readToolCall(runtime, text, flags.workdir);
   if (!read) {
     const agent = runtime === "claude" ? "Claude Code" : "Codex";
     return {
@@ -97,6 +95,7 @@ async function decide(
   const taskId = ctx.env[TASK_ID_ENV]?.trim();
   const session: HookSession = {
     ctx,
+    runtime,
     agentId: agentIdFor(ctx, runtime, flags.agent),
     sessionKey: taskId ? `task:${taskId}` : `${runtime}:${read.sessionId ?? "unknown"}`,
     source: `${runtime}-hook`,
@@ -147,7 +146,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     requested: requestedOrUndefined(requestedSettingsOption(parsed.values)),
   };
   const which = runtime as Runtime;
-  let verdict: HookVerdict | null;
+  let verdict: HookVerdict;
   try {
     verdict = await decide(which, await ctx.readStdin(), ctx, flags);
   } catch (error) {
@@ -162,7 +161,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
 export const command: CommandSpec = {
   name: "hook",
-  summary: "PreToolUse hook of Claude Code and Codex: every command and file access goes through the gate",
+  summary: "PreToolUse hook of Claude Code and Codex: every tool call goes through the gate",
   usage: USAGE,
   run,
   // An untrusted home is a deny in the runtime's own words, never an error exit (the agent would run the call).

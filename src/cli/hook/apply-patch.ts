@@ -16,10 +16,11 @@ export function patchPaths(operations: readonly PatchOperation[]): string[] {
 }
 
 function notUnderstood(reason: string): ToolCall {
-  // person: needs the "person" kind
   return {
-    kind: "refuse",
-    reason: `Gatehouse cannot be sure it reads this patch the way Codex applies it: ${reason}. Write it in the plain apply_patch format (one header per line, plain file names), or ask the person to apply it.`,
+    kind: "person",
+    tool: "apply_patch",
+    what: "writes files by a patch",
+    reason: `Gatehouse cannot be sure it reads this patch the way Codex applies it: ${reason}. Written in the plain apply_patch format (one header per line, plain file names) it would be checked by itself`,
   };
 }
 

@@ -1,76 +1,55 @@
-// Claude Code's PreToolUse hook (agent-cli-notes.md "Hooks"): its input as a ToolCall and a verdict
-// as its hook output. Bash goes to the command gate; Write/Edit/MultiEdit/NotebookEdit and the read
-// tools go to the file gate. Other tools are left to Claude Code's own permissions, which in a
-// Gatehouse task allow nothing by themselves (nothing is passed with --allowedTools): only this
-// hook's explicit "allow" lets a tool run, so a hook that fails can never let one through.
-import path from "node:path";
+// Claude Code's PreToolUse hook (agent-cli-notes.md "Hooks"): its input as a ToolCall and a verdict as its
+// hook output. The hook is registered for every tool (agent-hook.ts) and answers every call: a call left
+// unanswered would fall to Claude Code's own permissions. What each tool is comes from the tool table
+// (claude-tools.ts); `mcp__*` tools are MCP calls, covered by `mcp:SERVER/TOOL` entries, except
+// Gatehouse's own Skill tool, which only reads skill instructions.
 import { z } from "zod/mini";
-import { CLAUDE_FILE_TOOLS, CLAUDE_REFUSED_TOOLS } from "../../core/runtime/agent-hook.js";
+import { mcpTargetOfName } from "../../shared/mcp-names.js";
 import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
+import { CLAUDE_TOOLS } from "./claude-tools.js";
 import type { HookVerdict, ToolCall } from "./tool-call.js";
+import { classifyToolCall, inputText, person, type ToolContext } from "./tool-spec.js";
 
-/** The fields of Claude Code's PreToolUse input read here; the rest is ignored. */
+/**
+ * Claude Code's PreToolUse input. The envelope is Claude Code's own (session, folder, event; 2.1.332 adds
+ * `prompt_id`, `effort`, …: kept loose); `tool_input` is what the model asked for, read by the tool table.
+ */
 export const ClaudePreToolUseSchema = z.looseObject({
   session_id: z.optional(z.string()),
   cwd: z.optional(z.string()),
   hook_event_name: z.optional(z.string()),
   tool_name: z.string(),
-  tool_input: z.optional(z.looseObject({})),
+  tool_input: z.optional(z.unknown()),
 });
 export type ClaudePreToolUse = z.infer<typeof ClaudePreToolUseSchema>;
 
-const GLOB_CHAR = /[*?[\]{}]/;
+const MCP_WHAT = "calls a tool of an MCP server";
 
-/** The fixed folder in front of a glob pattern's first wildcard, when the pattern leaves the search folder. */
-function globBase(pattern: string): string | null {
-  const parts = pattern.split("/");
-  const fixed: string[] = [];
-  for (const part of parts.slice(0, -1)) {
-    if (GLOB_CHAR.test(part)) break;
-    fixed.push(part);
+function mcpCall(name: string, input: unknown): ToolCall {
+  const target = mcpTargetOfName(name);
+  if (!target) {
+    return person(
+      name,
+      MCP_WHAT,
+      "its name does not show a server and tool an allowlist entry can name",
+      input,
+    );
   }
-  const leaves = pattern.startsWith("/") || pattern.startsWith("~") || parts.includes("..");
-  if (!leaves) return null;
-  const base = fixed.join("/");
-  return base === "" ? "/" : base;
+  return { kind: "mcp", name, server: target.server, tool: target.tool, input: inputText(input ?? {}) };
 }
 
-export function claudeToolCall(input: ClaudePreToolUse, cwd: string): ToolCall {
-  const toolInput = input.tool_input ?? {};
-  const text = (field: string) => {
-    const value = toolInput[field];
-    return typeof value === "string" && value.trim() !== "" ? value : null;
-  };
-  if (input.tool_name === "Bash") {
-    const command = text("command");
-    if (!command) return { kind: "refuse", reason: "Gatehouse denies a Bash call without a command." };
-    return { kind: "command", command, cwd };
-  }
+export async function claudeToolCall(input: ClaudePreToolUse, ctx: ToolContext): Promise<ToolCall> {
+  const name = input.tool_name;
   // Exactly Gatehouse's own Skill tool (its server name is reserved in every task's MCP config): it
-  // reads skill files of the task's snapshot and runs nothing. Other MCP tools never get here.
-  if (input.tool_name === SKILL_TOOL_NAME) {
+  // reads skill files of the task's snapshot and runs nothing.
+  if (name === SKILL_TOOL_NAME) {
     return { kind: "allow", reason: "Gatehouse allows its Skill tool (it only reads skill instructions)." };
   }
-  if (CLAUDE_REFUSED_TOOLS.has(input.tool_name)) {
-    return {
-      kind: "refuse",
-      reason: `Gatehouse blocks ${input.tool_name}: it runs programs outside the gate. Use Bash for what you need.`,
-    };
-  }
-  const tool = CLAUDE_FILE_TOOLS[input.tool_name];
-  if (!tool) return { kind: "pass" };
-  const target = text(tool.field) ?? (tool.defaultsToCwd ? cwd : null);
-  if (!target)
-    return { kind: "refuse", reason: `Gatehouse denies a ${input.tool_name} call that names no file.` };
-  const paths = [target];
-  const pattern = input.tool_name === "Glob" ? text("pattern") : null;
-  const base = pattern ? globBase(pattern) : null;
-  if (base) paths.push(path.isAbsolute(base) || base.startsWith("~") ? base : path.join(target, base));
-  // Relative paths are Claude Code's to resolve against its session cwd (the hook input's `cwd`).
-  return { kind: "file", tool: input.tool_name, access: tool.access, paths, runtime: "claude", base: cwd };
+  if (name.startsWith("mcp__")) return mcpCall(name, input.tool_input);
+  return classifyToolCall(CLAUDE_TOOLS, name, input.tool_input ?? {}, ctx, "Claude Code");
 }
 
-/** Claude Code's hook output: allow or deny with the reason (no output at all leaves the tool to Claude). */
+/** Claude Code's hook output: allow or deny with the reason. Every call gets one (no output would be no decision). */
 export function claudeHookOutput(verdict: HookVerdict): string {
   return JSON.stringify({
     hookSpecificOutput: {

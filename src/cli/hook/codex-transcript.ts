@@ -1,13 +1,20 @@
-// The arguments Codex received for one tool call, read back from its session transcript (the
-// rollout file named in the hook input). Codex's hook input for `exec_command` carries only the
-// command text; the call's other arguments (such as `shell`, which picks zsh or sh instead of bash)
-// are in the transcript, written before the hook runs (codex-cli 0.169).
+// The arguments Codex received for one tool call, read back from its session transcript (the rollout
+// file named in the hook input). Codex's hook input for `exec_command` carries only the command text;
+// the call's function name and other arguments (`workdir`, `shell`, …) are in the transcript, written
+// before the hook runs (codex-cli 0.169, 0.171).
 // node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
 import { promises as fs } from "node:fs";
 import { isRecord } from "../../shared/is-record.js";
 
 /** How much of the end of a transcript is read: a call being decided is among its last lines. */
 const TAIL_BYTES = 16 * 1024 * 1024;
+
+/** One `function_call` of the transcript: the function the model called and its arguments as given. */
+export interface TranscriptCall {
+  name: string;
+  /** The arguments JSON, parsed (any JSON value: the tool table judges it). */
+  arguments: unknown;
+}
 
 async function readTail(file: string): Promise<string> {
   const handle = await fs.open(file, "r");
@@ -22,54 +29,59 @@ async function readTail(file: string): Promise<string> {
   }
 }
 
-function callArguments(line: string, callId: string): Record<string, unknown> | null {
+function callOf(line: string, callId: string): TranscriptCall | null {
   let item: unknown;
   try {
     item = JSON.parse(line);
   } catch {
     return null;
   }
-  const payload = (item as { payload?: Record<string, unknown> } | null)?.payload;
+  const payload = isRecord(item) && isRecord(item.payload) ? item.payload : null;
   if (!payload || payload.type !== "function_call" || payload.call_id !== callId) return null;
-  if (typeof payload.arguments !== "string") return null;
+  if (typeof payload.arguments !== "string" || typeof payload.name !== "string") return null;
   try {
-    const args: unknown = JSON.parse(payload.arguments);
-    return isRecord(args) ? args : null;
+    return { name: payload.name, arguments: JSON.parse(payload.arguments) as unknown };
   } catch {
     return null;
   }
 }
 
-/** The latest `function_call` with this call id in the transcript, or null when none is there (yet). */
-export async function findCallArguments(
-  transcript: string,
-  callId: string,
-): Promise<Record<string, unknown> | null> {
+/**
+ * Every `function_call` with this call id in the transcript, latest first; empty when none is there (yet).
+ * Call ids come from the model provider: more than one call may carry the same id.
+ */
+export async function findCalls(transcript: string, callId: string): Promise<TranscriptCall[]> {
   const text = await readTail(transcript);
   const needle = JSON.stringify(callId);
   const lines = text.split("\n");
+  const found: TranscriptCall[] = [];
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const line = lines[i]!;
     if (!line.includes(needle)) continue;
-    const args = callArguments(line, callId);
-    if (args) return args;
+    const call = callOf(line, callId);
+    if (call) found.push(call);
   }
-  return null;
+  return found;
 }
 
 /**
- * As findCallArguments, polling for a short while in case Codex has not flushed the line yet; null
- * when the transcript cannot be read or the call never appears.
+ * The one call with this id: polling for a short while in case Codex has not flushed the line yet.
+ * `missing` when the transcript cannot be read or the call never appears; `ambiguous` when calls with
+ * this id differ (the hook cannot tell which one it is asked about).
  */
-export async function waitForCallArguments(
+export async function waitForCall(
   transcript: string,
   callId: string,
   deadlineMs = 2_000,
-): Promise<Record<string, unknown> | null> {
+): Promise<TranscriptCall | "missing" | "ambiguous"> {
   const until = Date.now() + deadlineMs;
   for (;;) {
-    const found = await findCallArguments(transcript, callId).catch(() => null);
-    if (found || Date.now() >= until) return found;
+    const found = await findCalls(transcript, callId).catch(() => []);
+    if (found.length > 0) {
+      const first = JSON.stringify(found[0]);
+      return found.every((call) => JSON.stringify(call) === first) ? found[0]! : "ambiguous";
+    }
+    if (Date.now() >= until) return "missing";
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -11,13 +11,21 @@ import type { PosixShell } from "../../core/policy/types.js";
 import type { GateDecision, GateDeps } from "../../executor/gate.js";
 import type { CliContext } from "../context.js";
 import type { AgentShellReading } from "./agent-shell.js";
-import { describeDecision, type HookVerdict, type ToolCall } from "./tool-call.js";
+import {
+  describeDecision,
+  type DecidedThing,
+  type HookRuntime,
+  type HookVerdict,
+  type ToolCall,
+} from "./tool-call.js";
 
 /** How long the hook itself waits past the prompt's timeout before it denies on its own. */
 export const HOOK_REPLY_SLACK_MS = 5_000;
 
 export interface HookSession {
   ctx: CliContext;
+  /** Whose hook this is. */
+  runtime: HookRuntime;
   agentId: string;
   /** `task:<id>` inside a Gatehouse task, else `<runtime>:<session id>`. */
   sessionKey: string;
@@ -59,16 +67,50 @@ async function places(session: HookSession) {
   return fileGatePlaces(session.ctx.paths, session.ctx.env, session.ctx.paths.defaultWorkspaceRoot);
 }
 
+/** A call the gate decides: everything but what the hook answers itself. */
+type GatedCall = Exclude<ToolCall, { kind: "refuse" | "allow" }>;
+
+function thingOf(call: GatedCall): DecidedThing {
+  return call.kind === "command" ? "command" : call.kind === "file" ? "file access" : "tool call";
+}
+
+/** Plain words for what an MCP tool call does. */
+function mcpWhat(call: Extract<ToolCall, { kind: "mcp" }>): string {
+  return `calls the tool "${call.tool}" of the MCP server "${call.server}"`;
+}
+
+/** A file call's fields as the file gate and the socket body take them. */
+function fileFields(call: Extract<ToolCall, { kind: "file" }>) {
+  const { tool, access, paths, runtime, base } = call;
+  return { tool, access, paths, runtime, ...(base !== undefined ? { base } : {}) };
+}
+
+/** The tool call as the approval socket's `tool` body (and the local tool gate's request). */
+function toolBody(call: Extract<ToolCall, { kind: "mcp" | "person" }>, session: HookSession) {
+  return call.kind === "mcp"
+    ? {
+        runtime: session.runtime,
+        name: call.name,
+        kind: "mcp" as const,
+        what: mcpWhat(call),
+        input: call.input,
+      }
+    : {
+        runtime: session.runtime,
+        name: call.tool,
+        kind: "person" as const,
+        what: call.what ?? `a call of ${call.tool}`,
+        reason: call.reason,
+        ...(call.input !== undefined ? { input: call.input } : {}),
+      };
+}
+
 /** No Gatehouse answers: the same gate decides here with nobody to ask, and the reason says so. */
-async function decideLocally(
-  call: Exclude<ToolCall, { kind: "pass" | "refuse" | "allow" }>,
-  session: HookSession,
-  posixShells: PosixShell[],
-  why: string,
-) {
-  const [{ decideCommand, isAllowed }, { decideFileAccess }] = await Promise.all([
+async function decideLocally(call: GatedCall, session: HookSession, posixShells: PosixShell[], why: string) {
+  const [{ decideCommand, isAllowed }, { decideFileAccess }, { decideToolCallGate }] = await Promise.all([
     import("../../executor/gate.js"),
     import("../../executor/file-access.js"),
+    import("../../executor/tool-gate.js"),
   ]);
   const common = {
     agentId: session.agentId,
@@ -78,22 +120,30 @@ async function decideLocally(
     identity: "unproven" as const,
     ...(session.requested ? { requested: session.requested } : {}),
   };
-  const decided: GateDecision =
-    call.kind === "command"
-      ? await decideCommand(
-          {
-            ...common,
-            command: { command: call.command, shell: "posix", posixShell: posixShells },
-            cwd: call.cwd,
-          },
-          await localDeps(session),
-        )
-      : await decideFileAccess(
-          { ...common, ...fileFields(call), workdir: session.workdir },
-          await places(session),
-          await localDeps(session),
-        );
-  const what = call.kind === "command" ? "command" : "file access";
+  let decided: GateDecision;
+  if (call.kind === "command") {
+    decided = await decideCommand(
+      {
+        ...common,
+        command: { command: call.command, shell: "posix", posixShell: posixShells },
+        cwd: call.cwd,
+      },
+      await localDeps(session),
+    );
+  } else if (call.kind === "file") {
+    decided = await decideFileAccess(
+      { ...common, ...fileFields(call), workdir: session.workdir },
+      await places(session),
+      await localDeps(session),
+    );
+  } else {
+    const { name, ...body } = toolBody(call, session);
+    decided = await decideToolCallGate(
+      { ...common, ...body, tool: name, workdir: session.workdir },
+      await localDeps(session),
+    );
+  }
+  const what = thingOf(call);
   const verdict = describeDecision(decided.decision, decided.decidedBy, decided.reason, what);
   // Said once: why nobody was asked, what decided here, and the one command that would change it.
   const notRunning = why.startsWith("Gatehouse is not running") ? why : `Gatehouse is not running (${why})`;
@@ -107,12 +157,6 @@ async function decideLocally(
   };
 }
 
-/** A file call's fields as the file gate and the socket body take them. */
-function fileFields(call: Extract<ToolCall, { kind: "file" }>) {
-  const { tool, access, paths, runtime, base } = call;
-  return { tool, access, paths, runtime, ...(base !== undefined ? { base } : {}) };
-}
-
 /** Reading the task's own folder needs no one and is not worth an audit line: answered here. */
 async function readsOnlyInside(call: Extract<ToolCall, { kind: "file" }>, session: HookSession) {
   if (call.access !== "read") return false;
@@ -124,17 +168,8 @@ async function readsOnlyInside(call: Extract<ToolCall, { kind: "file" }>, sessio
   return targets.every((t) => t.where === "inside");
 }
 
-/** The verdict on a tool call; null when the call is not Gatehouse's business. */
-export async function decideToolCall(call: ToolCall, session: HookSession): Promise<HookVerdict | null> {
-  if (call.kind === "pass") return null;
-  if (call.kind === "refuse") return { allow: false, reason: call.reason };
-  if (call.kind === "allow") return { allow: true, reason: call.reason };
-  if (call.kind === "file" && (await readsOnlyInside(call, session)))
-    return { allow: true, reason: "Gatehouse allows reading the task's own folder." };
-  if (call.kind === "command" && "unreadable" in session.shell)
-    // person: needs the "person" kind
-    return { allow: false, reason: `${session.shell.unreadable}, so it denies the command.` };
-  const posixShells = "posixShells" in session.shell ? session.shell.posixShells : [];
+/** The request body of a gated call on the approval socket. */
+function requestBody(call: GatedCall, session: HookSession, posixShells: PosixShell[]) {
   const common = {
     agentId: session.agentId,
     sessionKey: session.sessionKey,
@@ -142,18 +177,40 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
     timeoutMs: session.promptTimeoutMs,
     ...session.requested,
   };
-  const body =
-    call.kind === "command"
-      ? { ...common, command: call.command, shell: "posix", posixShell: posixShells, cwd: call.cwd }
-      : {
-          ...common,
-          file: { ...fileFields(call), workdir: session.workdir },
-        };
-  const result: ClientResult<DecisionBody> = await requestOnce(session.ctx.paths, "approval.request", body, {
-    timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,
-    ...(session.task ? { task: session.task } : {}),
-  });
-  const what = call.kind === "command" ? "command" : "file access";
+  switch (call.kind) {
+    case "command":
+      return {
+        ...common,
+        command: call.command,
+        shell: "posix",
+        posixShell: posixShells,
+        cwd: call.cwd,
+      };
+    case "file":
+      return {
+        ...common,
+        file: { ...fileFields(call), workdir: session.workdir },
+      };
+    default:
+      return { ...common, tool: { ...toolBody(call, session), workdir: session.workdir } };
+  }
+}
+
+/** Asks the running Gatehouse (or, with none, the gate here) about one gated call. */
+async function decideGated(call: GatedCall, session: HookSession): Promise<HookVerdict> {
+  if (call.kind === "file" && (await readsOnlyInside(call, session)))
+    return { allow: true, reason: "Gatehouse allows reading the task's own folder." };
+  const posixShells = "posixShells" in session.shell ? session.shell.posixShells : [];
+  const result: ClientResult<DecisionBody> = await requestOnce(
+    session.ctx.paths,
+    "approval.request",
+    requestBody(call, session, posixShells),
+    {
+      timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,
+      ...(session.task ? { task: session.task } : {}),
+    },
+  );
+  const what = thingOf(call);
   if (result.status === "ok") {
     const verdict = describeDecision(result.body.decision, result.body.decidedBy, result.body.reason, what);
     const step = (result.body as { nextStep?: unknown }).nextStep;
@@ -166,4 +223,40 @@ export async function decideToolCall(call: ToolCall, session: HookSession): Prom
     allow: false,
     reason: `Gatehouse refused the request (${result.code}: ${result.message}), so the ${what} is denied.`,
   };
+}
+
+/**
+ * The verdict on a tool call: every call gets one. A command in a folder the agent chose (Codex's
+ * `workdir`) is decided twice: the folder like a file the command reads (Gatehouse's own data is never
+ * a command's folder; a protected one or one outside the task's folder needs a person), then the command.
+ */
+export async function decideToolCall(call: ToolCall, session: HookSession): Promise<HookVerdict> {
+  if (call.kind === "refuse") return { allow: false, reason: call.reason };
+  if (call.kind === "allow") return { allow: true, reason: call.reason };
+  if (call.kind === "command" && call.cwdChosen) {
+    const folder = await decideGated(
+      {
+        kind: "file",
+        tool: "exec_command.workdir",
+        access: "read",
+        paths: [call.cwd],
+        runtime: session.runtime,
+      },
+      session,
+    );
+    if (!folder.allow) return { allow: false, reason: `The command's folder ${call.cwd}: ${folder.reason}` };
+  }
+  if (call.kind === "command" && "unreadable" in session.shell)
+    // A command string whose shell Gatehouse cannot read: only a person can judge it.
+    return decideGated(
+      {
+        kind: "person",
+        tool: session.runtime === "claude" ? "Bash" : "exec_command",
+        reason: session.shell.unreadable,
+        what: "runs a shell command",
+        input: call.command,
+      },
+      session,
+    );
+  return decideGated(call, session);
 }

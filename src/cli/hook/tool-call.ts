@@ -1,27 +1,38 @@
 // What an agent's PreToolUse hook asks Gatehouse about, in runtime-neutral terms: each runtime's input
-// (claude.ts, codex.ts) becomes one ToolCall, the shared path (decide.ts) turns it into a verdict,
-// and each runtime prints that verdict its own way.
+// (claude.ts, codex.ts, through their tool tables) becomes one ToolCall, the shared path (decide.ts)
+// turns it into a verdict, and each runtime prints that verdict its own way. Every call gets one: there
+// is no "not Gatehouse's business" (exec-policy.md "Tool calls other than a shell string").
 import type { FileAccessKind } from "../../core/policy/file-edit.js";
 import type { AgentRuntime } from "../../core/workdir/runtime-path.js";
 
+/** The agent runtimes a hook serves. */
+export type HookRuntime = AgentRuntime;
+
 export type ToolCall =
-  /** A shell command the agent's shell runs (analysed as bash). */
-  | { kind: "command"; command: string; cwd: string }
   /**
-   * Files the agent's own tool reads or writes, as the tool was given them: `runtime` says how they
-   * become the paths opened, `base` the folder relative ones are taken from (default the task's folder).
+   * A shell command the agent's shell runs (analysed as bash) in `cwd`. `cwdChosen`: the agent chose the
+   * folder (Codex's `workdir`), so the folder itself is judged like a file path before the command.
    */
+  | { kind: "command"; command: string; cwd: string; cwdChosen?: boolean }
+  /** Files the agent's own tool reads or writes. */
   | {
       kind: "file";
       tool: string;
       access: FileAccessKind;
       paths: string[];
+      /** Whose tool: the path model of that runtime applies (how it turns a path argument into a file). */
       runtime: AgentRuntime;
+      /** The folder relative paths are taken from, when not the task's folder. */
       base?: string;
     }
-  /** Not Gatehouse's business: the runtime's own rules apply (Claude Code's permissions, Codex: run). */
-  | { kind: "pass" }
-  /** Gatehouse's own read-only tool (the Skill tool): allowed without asking. */
+  /** An MCP tool: covered by an allowlist entry naming its server and tool (`mcp:SERVER/TOOL`). */
+  | { kind: "mcp"; name: string; server: string; tool: string; input: string }
+  /**
+   * A call Gatehouse does not fully understand (an unknown tool, field or value), or one whose effect only
+   * a person can judge: decided like an allowlist miss (a person, askFallback, the audit log).
+   */
+  | { kind: "person"; tool: string; reason: string; what?: string; input?: string }
+  /** A call that runs nothing and touches no file here (and Gatehouse's own Skill tool): allowed. */
   | { kind: "allow"; reason: string }
   /** Fail closed: refused without asking, with the reason the model sees. */
   | { kind: "refuse"; reason: string };
@@ -31,12 +42,15 @@ export interface HookVerdict {
   reason: string;
 }
 
+/** What a decision was about, in the verdict's words. */
+export type DecidedThing = "command" | "file access" | "tool call";
+
 /** The verdict's words for a decision from the gate: what happened, who decided, why. */
 export function describeDecision(
   decision: string,
   decidedBy: string,
   reason: string | undefined,
-  what: "command" | "file access",
+  what: DecidedThing,
 ): HookVerdict {
   const allow = decision === "allow-once" || decision === "allow-always";
   const by =

@@ -1,12 +1,17 @@
 // What kind of thing an allowlist `pattern` (or `cwd`) is, and whether it is well formed
 // (exec-policy.md "Matching allowlist entries"). Shared by validation, matching and the editor.
 import picomatch from "picomatch";
+import { isMcpPattern, mcpPatternProblem } from "../../shared/mcp-entry.js";
 
-export type PatternKind = "any" | "bare" | "path";
+export type PatternKind = "any" | "bare" | "path" | "mcp";
 
-/** `*` = every resolved executable; a bare name (no `/`, `\` or `~`) = found through PATH; else a path glob. */
+/**
+ * `*` = every resolved executable; `mcp:SERVER/TOOL` = an MCP tool (mcp-entry.ts), never a program; a
+ * bare name (no `/`, `\` or `~`) = found through PATH; else a path glob.
+ */
 export function patternKind(pattern: string): PatternKind {
   if (pattern === "*") return "any";
+  if (isMcpPattern(pattern)) return "mcp";
   if (!/[/\\~]/.test(pattern)) return "bare";
   return "path";
 }
@@ -40,6 +45,7 @@ export function pathGlobProblem(glob: string): string | null {
 export function patternProblem(pattern: string): string | null {
   const kind = patternKind(pattern);
   if (kind === "any") return null;
+  if (kind === "mcp") return mcpPatternProblem(pattern);
   if (kind === "bare") {
     if (pattern.trim() !== pattern || pattern.length === 0) return "must not be empty or padded with spaces";
     if (/[\0\r\n]/.test(pattern)) return "contains a control character";
@@ -86,6 +92,7 @@ export function patternExecutableName(pattern: string): string {
  * pattern that matches every executable, would turn one approval into a blank cheque.
  */
 export function allowAlwaysProblem(entry: { pattern: string; argPattern?: string }): string | null {
+  if (isMcpPattern(entry.pattern)) return null; // one named tool of one server: never a blank cheque
   if (entry.argPattern !== undefined && entry.argPattern !== "") return null;
   if (entry.pattern === "*" || /(^|\/)\*\*?$/.test(entry.pattern.replace(/\\/g, "/"))) {
     return `allow always never saves a pattern that matches any executable (${entry.pattern}) without an argPattern`;

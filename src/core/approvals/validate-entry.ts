@@ -1,6 +1,7 @@
 // Validation of an allowlist entry before it is saved: a bad glob or regex is rejected with the field
 // and the reason, so the CLI, the editor and allow-always never write an entry that cannot match.
 import { pathGlobProblem, patternProblem } from "./entry-pattern.js";
+import { isMcpPattern } from "../../shared/mcp-entry.js";
 
 export type NewAllowlistEntry = {
   pattern: string;
@@ -26,6 +27,12 @@ export function validateEntry(entry: NewAllowlistEntry): EntryValidation {
     return { ok: false, field: "pattern", reason: "pattern is required" };
   const patternIssue = patternProblem(entry.pattern);
   if (patternIssue) return { ok: false, field: "pattern", reason: `pattern ${patternIssue}` };
+  if (isMcpPattern(entry.pattern)) {
+    // An MCP tool call has no arguments line and no working folder to test.
+    if (entry.argPattern !== undefined)
+      return { ok: false, field: "argPattern", reason: "an MCP entry takes no argPattern" };
+    if (entry.cwd !== undefined) return { ok: false, field: "cwd", reason: "an MCP entry takes no cwd" };
+  }
 
   if (entry.argPattern !== undefined) {
     if (typeof entry.argPattern !== "string") {

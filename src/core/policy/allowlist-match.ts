@@ -154,6 +154,7 @@ export function compileAllowlist(file: ApprovalsFile, agentId: string, env: Matc
     globsByRoot: new Map(),
   };
   effectiveAllowlist(file, agentId).forEach(({ agentId: owner, entry }, order) => {
+    if (patternKind(entry.pattern) === "mcp") return; // an MCP tool, never a program (mcp-entry.ts)
     const c: CompiledEntry = { agentId: owner, entry, order, ...compiledParts(entry, env) };
     if (c.kind === "any") compiled.any.push(c);
     else if (c.kind === "bare") pushTo(compiled.bare, bareKey(entry.pattern, env.platform), c);

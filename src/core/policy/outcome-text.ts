@@ -1,6 +1,7 @@
 // What a refusal means in plain words, and the one command that would change it (issue 15 "Outcomes that
 // say what happened"). Used by `gatehouse exec`/`ask`, the hooks' reason and the socket replies, so every
 // entry point tells the same story. Pure: a decision and its explanation in, text out.
+import { parseMcpPattern } from "../../shared/mcp-entry.js";
 import { posixQuote as quoteWord } from "../runtime/shell-quote.js";
 import type { DecidedBy, Explanation, PromptDecision } from "./types.js";
 
@@ -62,6 +63,8 @@ function explainCommandLine(e: ExplanationFacts): string {
 function allowlistAddLine(e: ExplanationFacts): string | null {
   const entry = e.proposedEntries[0];
   if (!entry || e.proposedEntries.length !== 1) return null;
+  const mcp = parseMcpPattern(entry.pattern);
+  if (mcp) return `gatehouse allowlist add --agent ${quoteWord(e.agentId)} --mcp ${mcp.server}/${mcp.tool}`;
   const arg = entry.argPattern !== undefined ? ` --arg-pattern ${quoteWord(entry.argPattern)}` : "";
   return `gatehouse allowlist add --agent ${quoteWord(ruledAgent(e))} ${quoteWord(entry.pattern)}${arg}`;
 }

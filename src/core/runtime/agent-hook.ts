@@ -1,47 +1,19 @@
-// The Gatehouse hook as both agent CLIs are told to run it (`gatehouse hook claude|codex`), and the
-// Claude Code tools it decides. Both CLIs run a hook command through a POSIX shell; a hook that exits
+// The Gatehouse hook as both agent CLIs are told to run it (`gatehouse hook claude|codex`) for every
+// tool call. Both CLIs run a hook command through a POSIX shell; a hook that exits
 // with 1, prints nothing usable or times out would let Codex run the call, so the command ends in
 // `|| exit 2` (a crash before Gatehouse even starts is a block too) and the hook answers on its own
 // before the CLI's timeout.
-import type { FileAccessKind } from "../policy/file-edit.js";
-import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
 import { posixCommandLine } from "./shell-quote.js";
 
 /** The CLIs give up on a hook after its `timeout`: a person deciding must not be cut short. */
 export const HOOK_TIMEOUT_MARGIN_SECONDS = 10;
 
-/** Claude Code's file tools: what they do and which input field names the file (or folder). */
-export const CLAUDE_FILE_TOOLS: Readonly<
-  Record<string, { access: FileAccessKind; field: string; defaultsToCwd?: boolean }>
-> = {
-  Write: { access: "write", field: "file_path" },
-  Edit: { access: "write", field: "file_path" },
-  MultiEdit: { access: "write", field: "file_path" },
-  NotebookEdit: { access: "write", field: "notebook_path" },
-  Read: { access: "read", field: "file_path" },
-  NotebookRead: { access: "read", field: "notebook_path" },
-  LS: { access: "read", field: "path" },
-  Grep: { access: "read", field: "path", defaultsToCwd: true },
-  Glob: { access: "read", field: "path", defaultsToCwd: true },
-};
-
 /**
- * Claude Code tools that run programs themselves, outside Bash: refused by the hook (EnterWorktree runs
- * `git worktree add`, and with it the repository's checkout hooks; it needs no permission in `-p`).
+ * Claude Code sends every tool call to the hook (`*`: every built-in tool and every `mcp__*` tool, checked
+ * with the real 2.1.197 and 2.1.332), and the hook answers each: a call with no answer would be left to
+ * Claude Code's own permissions (cli/hook/claude-tools.ts is the table of what each tool does).
  */
-export const CLAUDE_REFUSED_TOOLS: ReadonlySet<string> = new Set(["EnterWorktree"]);
-
-/**
- * The tools Claude Code sends to the hook: Bash, the file tools, the refused ones, and the Gatehouse
- * Skill tool (allowed by the hook: it only reads skill files). The rest never reach it and, with nothing
- * pre-allowed, do not run.
- */
-export const CLAUDE_HOOK_MATCHER = `^(${[
-  "Bash",
-  ...Object.keys(CLAUDE_FILE_TOOLS),
-  ...CLAUDE_REFUSED_TOOLS,
-  SKILL_TOOL_NAME,
-].join("|")})$`;
+export const CLAUDE_HOOK_MATCHER = "*";
 
 export interface HookLaunch {
   /** How to run gatehouse, e.g. `[process.execPath, "<repo>/bin/gatehouse.js"]` (absolute paths). */

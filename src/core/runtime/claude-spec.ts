@@ -1,6 +1,6 @@
 // The Claude Code launch spec (device-protocol.md §8.2, §8.3; approval-protocol.md "Clients"): one
 // `claude -p` turn with the prompt on stdin, the task's MCP servers from `E/runtime/<task_id>/mcp.json`,
-// and a task settings file that registers `gatehouse hook claude` for Bash and the file tools. The
+// and a task settings file that registers `gatehouse hook claude` for every tool call. The
 // user's own settings.json is never edited for this. Only user settings and that file apply
 // (`--setting-sources user`): a task folder's `.claude/settings*.json` and `.mcp.json` can neither
 // switch the hook off nor widen permissions, and no tool is pre-allowed (the hook's "allow" is the
@@ -43,7 +43,7 @@ export function claudeConfigDir(task: TaskFacts, paths: AppPaths): string {
   return task.isProjectTask ? paths.claudeHome : taskClaudeHome(paths, task.taskId);
 }
 
-/** The task settings passed with `--settings`: Bash and the file tools go through the hook, which decides. */
+/** The task settings passed with `--settings`: every tool call goes through the hook, which decides. */
 export function claudeTaskSettings(launch: Omit<HookLaunch, "agentId">): object {
   return {
     // Flag settings win over the user's: a `disableAllHooks` in their settings.json does not apply here.

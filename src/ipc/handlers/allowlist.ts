@@ -9,6 +9,7 @@ import {
   DEFAULTS_AGENT_ID,
   presetMatching,
   entryLiveness,
+  parseMcpPattern,
   patternKind,
   validateEntry,
   type AllowlistEntry,
@@ -18,6 +19,7 @@ import {
 } from "../../core/approvals/index.js";
 import { expandHome } from "../../core/paths.js";
 import { resolveExecutable, resolveSettings } from "../../core/policy/index.js";
+import { mcpToolName } from "../../core/policy/mcp-tools.js";
 import { InvalidFileError } from "../../core/store/index.js";
 import { previewEntry, withoutEmpty } from "../audit-preview.js";
 import type { AgentView, EntryCheck, EntryInput, EntryView } from "../contract.js";
@@ -76,6 +78,14 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
     const pattern = entry.pattern.trim();
     const kind = patternKind(pattern);
     if (kind === "any") return ["* matches every executable that resolves."];
+    if (kind === "mcp") {
+      const target = parseMcpPattern(pattern);
+      return target
+        ? [
+            `Covers the tool "${target.tool}" of the MCP server "${target.server}": ${mcpToolName("claude", target)} in Claude Code, ${mcpToolName("codex", target)} in Codex.`,
+          ]
+        : [];
+    }
     if (kind === "bare") {
       const found = bareResolution(pattern);
       return found.path

@@ -3,6 +3,7 @@
 // the `policy.explain` socket reply, the approval prompt and the allowlist editor all carry this shape.
 import { z } from "zod";
 import {
+  AgentRuntimeSchema,
   AskFallbackSchema,
   AskSchema,
   FileAccessKindSchema,
@@ -11,9 +12,12 @@ import {
   PosixShellsSchema,
   SecuritySchema,
   ShellKindSchema,
+  ToolCallKindSchema,
 } from "./policy-words.js";
 
 export {
+  AgentRuntimeSchema,
+  ToolCallKindSchema,
   FileAccessKindSchema,
   IdentitySchema,
   OutcomeSchema,
@@ -22,6 +26,8 @@ export {
   ShellKindSchema,
 } from "./policy-words.js";
 export type {
+  AgentRuntime,
+  ToolCallKind,
   FileAccessKind,
   Identity,
   Outcome,
@@ -145,6 +151,7 @@ export const PolicyDecisionSchema = z.object({
 export type PolicyDecision = z.infer<typeof PolicyDecisionSchema>;
 
 export const ProposedEntrySchema = z.object({
+  /** A program pattern, or `mcp:SERVER/TOOL` for an MCP tool (core/approvals/mcp-entry.ts). */
   pattern: z.string(),
   argPattern: z.string().optional(),
   /** Index of the uncovered segment this entry is for. */
@@ -207,3 +214,22 @@ export const FileAccessViewSchema = z.object({
   paths: z.array(z.object({ path: z.string(), where: FileWhereSchema, detail: z.string().optional() })),
 });
 export type FileAccessView = z.infer<typeof FileAccessViewSchema>;
+
+/** A tool call that is neither a command nor a file access: what the prompt, the explanation and the audit show. */
+export const ToolCallViewSchema = z.object({
+  runtime: AgentRuntimeSchema,
+  /** The tool's name as the runtime gave it (`WebFetch`, `mcp__docs__search`). */
+  tool: z.string(),
+  kind: ToolCallKindSchema,
+  /** Plain words: what the tool does. */
+  what: z.string(),
+  /** Why a person decides (what Gatehouse did not fully understand); absent for a plain MCP call. */
+  reason: z.string().optional(),
+  /** For an MCP tool: the server and tool as the call names them. */
+  mcp: z.object({ server: z.string(), tool: z.string() }).optional(),
+  /** The tool's input as JSON text (shortened when long). */
+  input: z.string().optional(),
+  /** The task's working folder. */
+  workdir: z.string(),
+});
+export type ToolCallView = z.infer<typeof ToolCallViewSchema>;

@@ -44,6 +44,13 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 export const FileAccessKindSchema = z.enum(["read", "write"]);
 export type FileAccessKind = z.infer<typeof FileAccessKindSchema>;
 
-/** The agent CLIs Gatehouse runs and gates: each opens a tool's path argument its own way. */
+/** The agent runtimes whose tool calls Gatehouse decides (their hooks: `gatehouse hook claude|codex`). */
 export const AgentRuntimeSchema = z.enum(["claude", "codex"]);
 export type AgentRuntime = z.infer<typeof AgentRuntimeSchema>;
+
+/**
+ * A tool call that is neither a command nor a file access: an MCP tool (covered by an `mcp:SERVER/TOOL`
+ * entry) or a call Gatehouse does not fully understand (`person`: decided like an allowlist miss).
+ */
+export const ToolCallKindSchema = z.enum(["mcp", "person"]);
+export type ToolCallKind = z.infer<typeof ToolCallKindSchema>;

@@ -8,6 +8,7 @@ import {
   ExplanationSchema,
   FileAccessViewSchema,
   ProposedEntrySchema,
+  ToolCallViewSchema,
 } from "./explanation.js";
 
 /**
@@ -97,6 +98,8 @@ export const PromptViewSchema = PromptRequestSchema.extend({
   commandText: z.string(),
   /** Set when the request is a file access rather than a command. */
   fileAccess: FileAccessViewSchema.optional(),
+  /** Set when the request is a tool call other than a command or a file access (an MCP tool, …). */
+  toolCall: ToolCallViewSchema.optional(),
   /** What a wrong "allow" could do, for the banner at the top of the dialog, the tray and notifications. */
   risks: z.array(RiskSchema),
   /** Narrower *allow always* entries the person may choose: this folder, these exact arguments (per

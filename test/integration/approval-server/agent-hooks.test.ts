@@ -103,15 +103,14 @@ describe("gatehouse hook codex", () => {
     expect((await auditLines())[0]).toMatchObject({ agentId: "codex", sessionKey: "task:77" });
   });
 
-  it("blocks what it cannot read or does not know, and a call for another shell, without asking anyone", async () => {
+  it("blocks what it cannot read without asking anyone", async () => {
     await writePolicy(t.paths, { defaults: { security: "full", ask: "off" } });
     await serve();
     for (const input of [
       "not json",
       JSON.stringify({ tool_input: {} }),
-      codexTool("write_file", { path: "/etc/x" }),
-      codexTool("Bash", { command: "ls" }), // no transcript: its shell cannot be checked
-      await codexCommand("ls", { shell: "zsh" }),
+      codexTool("Bash", { command: "ls" }), // no transcript: its shell and folder cannot be checked
+      await codexCommand("ls", { login: true }),
       codexTool("apply_patch", { command: "*** Begin Patch\n*** End Patch" }),
     ]) {
       const result = await hookCodex(input);
@@ -121,10 +120,40 @@ describe("gatehouse hook codex", () => {
     expect(await auditLines()).toEqual([]);
   }, 60_000);
 
-  it("lets MCP tools and tools that do nothing here pass", async () => {
-    for (const input of [codexTool("mcp__docs__search", { q: "x" }), codexTool("update_plan", { plan: [] })])
-      expect(await hookCodex(input)).toMatchObject({ code: 0, stdout: "" });
-  });
+  it("a tool it does not know and a shell that is not the analysed bash need a person: under ask=off refused and audited", async () => {
+    await writePolicy(t.paths, { defaults: { security: "allowlist", ask: "off", askFallback: "deny" } });
+    await serve();
+    for (const input of [
+      codexTool("write_file", { path: "/etc/x" }),
+      await codexCommand("ls", { shell: "zsh" }),
+      await codexCommand("ls", { environment_id: "remote" }),
+    ]) {
+      const result = await hookCodex(input);
+      expect(result.code, input).toBe(2);
+      expect(result.stderr).toContain("needs-a-person");
+    }
+    expect((await auditLines()).map((a) => [a.command, a.decision, a.decidedBy])).toEqual([
+      [`write_file '{"path":"/etc/x"}'`, "deny", "policy"],
+      [`exec_command '{"cmd":"ls","shell":"zsh"}'`, "deny", "policy"],
+      [`exec_command '{"cmd":"ls","environment_id":"remote"}'`, "deny", "policy"],
+    ]);
+  }, 60_000);
+
+  it("answers harmless tools itself, and runs MCP tools only with an entry naming server and tool", async () => {
+    await writePolicy(t.paths, { defaults: { security: "allowlist", ask: "off", askFallback: "deny" } });
+    expect(await hookCodex(codexTool("update_plan", { plan: [] }))).toMatchObject({ code: 0, stdout: "" });
+    const mcp = codexTool("mcp__docs__search", { q: "x" });
+    const refused = await hookCodex(mcp);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("no allowlist entry covers the MCP tool mcp__docs__search");
+    expect(refused.stderr).toContain("gatehouse allowlist add --agent codex --mcp docs/search");
+    await writePolicy(t.paths, {
+      defaults: { security: "allowlist", ask: "off", askFallback: "deny" },
+      allow: ["mcp:docs/search"],
+    });
+    expect(await hookCodex(mcp)).toMatchObject({ code: 0, stdout: "" });
+    expect(await hookCodex(codexTool("mcp__docs__delete", { q: "x" }))).toMatchObject({ code: 2 });
+  }, 60_000);
 
   it("apply_patch outside the task's folder is decided by the file gate: refused under ask=off, audited", async () => {
     await writePolicy(t.paths, { defaults: { security: "allowlist", ask: "off", askFallback: "deny" } });
@@ -197,6 +226,72 @@ describe("gatehouse hook claude: file tools", () => {
     const outside = decision(await claude("Write", { file_path: path.join(t.home, ".bashrc"), content: "" }));
     expect(outside.permissionDecision).toBe("deny");
     expect(outside.permissionDecisionReason).toMatch(/^Gatehouse had nobody to ask \(by askFallback\)/);
+  });
+});
+
+describe("gatehouse hook claude: every other tool", () => {
+  const claude = (tool_name: string, tool_input: unknown) =>
+    runCli(["hook", "claude", "--workdir", folder, "--timeout", "5"], {
+      env: t.env,
+      input: JSON.stringify({ session_id: "s-1", cwd: folder, tool_name, tool_input }),
+    });
+  const decision = (result: { json<T>(): T }) =>
+    result.json<{ hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }>()
+      .hookSpecificOutput;
+
+  it("answers every call: a harmless tool allowed, one it does not know or cannot judge a person's, an MCP tool by entry", async () => {
+    await writePolicy(t.paths, {
+      defaults: { security: "allowlist", ask: "off", askFallback: "deny" },
+      allow: ["mcp:docs/search"],
+    });
+    await serve();
+    expect(decision(await claude("TodoWrite", { todos: [] }))).toMatchObject({
+      permissionDecision: "allow",
+      permissionDecisionReason: expect.stringContaining("Gatehouse allows TodoWrite"),
+    });
+    for (const [name, input] of [
+      ["WebFetch", { url: "http://127.0.0.1:9/", prompt: "p" }],
+      ["SomeNewTool", { x: 1 }],
+      ["Read", { file_path: path.join(folder, "a"), encoding: "latin1" }],
+    ] as const) {
+      const answer = decision(await claude(name, input));
+      expect(answer.permissionDecision, name).toBe("deny");
+      expect(answer.permissionDecisionReason, name).toContain("needs-a-person");
+    }
+    expect(decision(await claude("mcp__docs__search", { q: "x" }))).toMatchObject({
+      permissionDecision: "allow",
+    });
+    expect(decision(await claude("mcp__docs__drop", {}))).toMatchObject({ permissionDecision: "deny" });
+    expect((await auditLines()).map((a) => [String(a.command).split(" ")[0], a.decision])).toEqual([
+      ["WebFetch", "deny"],
+      ["SomeNewTool", "deny"],
+      ["Read", "deny"],
+      ["mcp__docs__search", "allow-once"],
+      ["mcp__docs__drop", "deny"],
+    ]);
+  }, 60_000);
+});
+
+describe("approval.request with a tool call", () => {
+  it("refuses a body that names a tool call and a command or a file, or a relative folder", async () => {
+    await writePolicy(t.paths);
+    await serve();
+    const tool = {
+      runtime: "codex",
+      name: "mcp__docs__search",
+      kind: "mcp",
+      what: "searches",
+      workdir: folder,
+    };
+    for (const body of [
+      { command: "ls", tool },
+      { tool, file: { tool: "Write", access: "write", paths: ["/x"], workdir: folder } },
+      { tool: { ...tool, workdir: "relative" } },
+      { tool: { ...tool, kind: "command" } },
+    ]) {
+      const result = await requestOnce(t.paths, "approval.request", body);
+      expect(result, JSON.stringify(body)).toMatchObject({ status: "error", code: "bad_request" });
+    }
   });
 });
 

@@ -241,6 +241,33 @@ describe("gatehouse allowlist", () => {
     expect(list.entries.map((e) => e.status)).toEqual(["live", "expired"]);
   });
 
+  it("adds an MCP entry with --mcp SERVER/TOOL, which explains no program and lists as mcp:SERVER/TOOL", async () => {
+    const add = await runCli(
+      ["allowlist", "add", "--mcp", "docs/search", "--agent", "codex", "--uses", "2", "--json"],
+      { env },
+    );
+    expect(add.code).toBe(0);
+    expect(add.json<{ entry: unknown }>().entry).toMatchObject({
+      pattern: "mcp:docs/search",
+      usesLeft: 2,
+      source: "cli",
+    });
+    const text = await runCli(["allowlist", "list", "--agent", "codex"], { env });
+    expect(text.stdout).toContain("mcp:docs/search");
+    expect(text.stdout).not.toContain("→");
+  });
+
+  it.each([
+    [["--mcp", "docs"], "names no tool"],
+    [["--mcp", "docs/sea rch"], 'the MCP tool name "sea rch"'],
+    [["--mcp", "docs/search", "--cwd", "/x"], "takes no --arg-pattern or --cwd"],
+    [["--mcp", "docs/search", "/usr/bin/git"], "not both"],
+  ])("an invalid MCP entry %j exits 2 with the reason", async (args, reason) => {
+    const r = await runCli(["allowlist", "add", ...args], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(reason);
+  });
+
   it("shows what a bare name resolves to today", async () => {
     const rg = await tool("rg");
     await runCli(["allowlist", "add", "rg", "--agent", "claude-code"], { env });

@@ -342,11 +342,12 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     expect(existsSync(path.join(folder, "zsh-marker"))).toBe(false);
     expect(existsSync(path.join(folder, "tty-marker"))).toBe(false);
     const outputs = api!.requests.flatMap(functionOutputsOf).map((o) => String(o.output));
-    expect(outputs.some((o) => o.includes('run it without the "shell" argument'))).toBe(true);
-    expect(outputs.some((o) => o.includes("TTY execution is disabled"))).toBe(true);
+    // zsh is not the bash the analysis assumes: a person's call, refused under ask=off (issue 27)
+    expect(outputs.some((o) => o.includes('it asks for the shell "zsh", which is not bash'))).toBe(true);
+    expect(outputs.some((o) => o.includes('run it again without "tty"'))).toBe(true);
   });
 
-  it("a tool that does nothing on this machine passes (create_goal)", async () => {
+  it("a tool that does nothing on this machine is allowed by the hook (create_goal)", async () => {
     const a = await startWith(
       calls({ functionCall: { name: "create_goal", arguments: { objective: "ship it" } } }),
     );

@@ -171,6 +171,46 @@ describe("allowlist channels", () => {
     expect(missing.ok && missing.notes[0]).toContain("no file at /nowhere/bin/tool");
   });
 
+  it("checks an MCP entry, saying the name each runtime gives the tool, and previews the calls it would have covered", async () => {
+    expect(
+      await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "mcp:marker-srv/mark" } }),
+    ).toEqual({
+      ok: true,
+      notes: [
+        'Covers the tool "mark" of the MCP server "marker-srv": mcp__marker-srv__mark in Claude Code, mcp__marker_srv__mark in Codex.',
+      ],
+    });
+    expect(
+      await value<EntryCheck>("allowlist.checkEntry", {
+        entry: { pattern: "mcp:marker-srv/mark", cwd: "/x" },
+      }),
+    ).toMatchObject({ ok: false, field: "cwd" });
+    const call = (command: string, agentId: string) => ({
+      ts: Date.now(),
+      runId: `run_${command.length}_${agentId}`,
+      event: "decision" as const,
+      agentId,
+      sessionKey: "s",
+      source: `${agentId}-hook`,
+      command,
+      cwd: f.t.home,
+      decision: "deny" as const,
+      decidedBy: "policy" as const,
+      reason: "allowlist-miss",
+      exitCode: null,
+      timedOut: false,
+      durationMs: 1,
+    });
+    await f.services.audit.append(call(`mcp__marker_srv__mark '{"note":"x"}'`, "codex"));
+    await f.services.audit.append(call(`mcp__marker-srv__mark '{"note":"y"}'`, "claude-code"));
+    await f.services.audit.append(call("mcp__marker_srv__other", "codex"));
+    const result = await value<{ ok: true; preview: AuditPreview }>("allowlist.preview", {
+      agentId: "*",
+      entry: { pattern: "mcp:marker-srv/mark" },
+    });
+    expect(result.preview.covered.map((c) => c.agentId).sort()).toEqual(["claude-code", "codex"]);
+  });
+
   it("explains a typed command live: per segment, the matching entry, and the outcome", async () => {
     const ls = realProgram("ls");
     await f.services.approvals.addEntry("*", { pattern: ls });

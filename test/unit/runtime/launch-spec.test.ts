@@ -166,15 +166,14 @@ describe("Claude Code launch spec", () => {
     expect(s.env.CLAUDE_SECURESTORAGE_CONFIG_DIR).toBe("/data/claude");
   });
 
-  it("registers gatehouse hook claude for Bash and the file tools, with the task's folder, hooks kept on and the prompt timeout plus 10 s", async () => {
+  it("registers gatehouse hook claude for every tool call, with the task's folder, hooks kept on and the prompt timeout plus 10 s", async () => {
     const { spec: s } = await spec(task());
     expect(file(s, "settings.json")).toEqual({
       disableAllHooks: false,
       hooks: {
         PreToolUse: [
           {
-            matcher:
-              "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Read|NotebookRead|LS|Grep|Glob|EnterWorktree|mcp__gatehouse-skills__Skill)$",
+            matcher: "*",
             hooks: [
               {
                 type: "command",

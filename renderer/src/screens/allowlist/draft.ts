@@ -1,16 +1,30 @@
 // The entry editor's form state as typed (all text) and the entry it stands for: the expiry is a local
 // date and time, uses left a whole number; anything else is refused with the field it is about.
 import type { EntryInput, EntryView } from "../../../../src/ipc/contract.js";
+import { mcpPattern, parseMcpPattern } from "../../../../src/shared/mcp-entry.js";
 import { entryOfPatterns, type EntryPatterns } from "../../components/entry-fields.js";
 
 export interface Draft extends EntryPatterns {
+  /** What the entry covers: a program (pattern, arguments, folder) or one tool of an MCP server. */
+  covers: "program" | "mcp";
+  server: string;
+  tool: string;
   /** `datetime-local` text, empty: never expires. */
   expires: string;
   /** Empty: unlimited. */
   uses: string;
 }
 
-export const EMPTY_DRAFT: Draft = { pattern: "", argPattern: "", cwd: "", expires: "", uses: "" };
+export const EMPTY_DRAFT: Draft = {
+  covers: "program",
+  pattern: "",
+  argPattern: "",
+  cwd: "",
+  server: "",
+  tool: "",
+  expires: "",
+  uses: "",
+};
 
 function toLocalInput(ms: number | null | undefined): string {
   if (!ms) return "";
@@ -22,7 +36,11 @@ function toLocalInput(ms: number | null | undefined): string {
 export function draftOf(view: EntryView | null): Draft {
   if (!view) return EMPTY_DRAFT;
   const e = view.entry;
+  const mcp = parseMcpPattern(e.pattern);
   return {
+    covers: mcp ? "mcp" : "program",
+    server: mcp?.server ?? "",
+    tool: mcp?.tool ?? "",
     pattern: e.pattern,
     argPattern: e.argPattern ?? "",
     cwd: e.cwd ?? "",
@@ -34,8 +52,15 @@ export function draftOf(view: EntryView | null): Draft {
 export type DraftParse =
   { ok: true; entry: EntryInput } | { ok: false; field: "expiresAt" | "usesLeft"; reason: string };
 
+/** The entry the draft's "what it covers" fields stand for (no limits). */
+export function coveredOf(draft: Draft): EntryInput {
+  return draft.covers === "mcp"
+    ? { pattern: mcpPattern({ server: draft.server.trim(), tool: draft.tool.trim() }) }
+    : entryOfPatterns(draft);
+}
+
 export function parseDraft(draft: Draft): DraftParse {
-  const entry: EntryInput = entryOfPatterns(draft);
+  const entry: EntryInput = coveredOf(draft);
   if (draft.expires !== "") {
     const ms = new Date(draft.expires).getTime();
     if (!Number.isFinite(ms)) return { ok: false, field: "expiresAt", reason: "not a date and time" };

@@ -3,6 +3,7 @@
 // entries stay listed, greyed out.
 import { useMemo, useState } from "react";
 import type { AgentView, EntryInput, EntryView } from "../../../../src/ipc/contract.js";
+import { parseMcpPattern } from "../../../../src/shared/mcp-entry.js";
 import { call } from "../../bridge.js";
 import { LinkButton } from "../../components/buttons.js";
 import { Empty, Notice, Pill } from "../../components/common.js";
@@ -22,6 +23,18 @@ function limitsText(view: EntryView, now: number): string {
   return parts.length ? parts.join(", ") : "none";
 }
 
+/** What an MCP entry covers, in words (nothing for a program entry). */
+function McpNote(props: { pattern: string }) {
+  const target = parseMcpPattern(props.pattern);
+  if (!target) return null;
+  return (
+    <div className="cell-note">
+      the MCP tool <span className="mono">{target.tool}</span> of the server{" "}
+      <span className="mono">{target.server}</span>
+    </div>
+  );
+}
+
 const lower = (text: string | undefined) => (text ?? "").toLowerCase();
 const orAny = (text: string | undefined) => text ?? <span className="muted">any</span>;
 
@@ -29,11 +42,12 @@ function entryColumns(now: number, actions: Column<EntryView>): Array<Column<Ent
   return [
     {
       id: "pattern",
-      header: "Program",
+      header: "Program or MCP tool",
       sortValue: (v) => lower(v.entry.pattern),
       cell: (v) => (
         <>
           <PathText className="mono selectable" text={v.entry.pattern} />
+          <McpNote pattern={v.entry.pattern} />
           {v.resolvesTo ? (
             <div className="cell-note">
               → <PathText text={v.resolvesTo} />

@@ -6,15 +6,11 @@ import type { EntryView } from "../../../../src/ipc/contract.js";
 import { call } from "../../bridge.js";
 import { Button, Form } from "../../components/buttons.js";
 import { Notice } from "../../components/common.js";
-import {
-  EntryPatternFields,
-  checkError,
-  entryOfPatterns,
-  useEntryCheck,
-} from "../../components/entry-fields.js";
+import { EntryPatternFields, checkError, useEntryCheck } from "../../components/entry-fields.js";
 import { TextField } from "../../components/field.js";
+import { SelectField } from "../../components/select.js";
 import { AuditPreviewList, useAuditPreview } from "./audit-preview.js";
-import { draftOf, parseDraft, type Draft } from "./draft.js";
+import { coveredOf, draftOf, parseDraft, type Draft } from "./draft.js";
 import { agentLabel } from "./labels.js";
 
 function LimitFields(props: {
@@ -46,6 +42,39 @@ function LimitFields(props: {
   );
 }
 
+/** Server and tool of an MCP entry, with main's reason under the tool. */
+function McpFields(props: {
+  draft: Draft;
+  onChange: (next: Partial<Draft>) => void;
+  error: string | null;
+  note: string | null;
+}) {
+  return (
+    <>
+      <TextField
+        id="entry-server"
+        label="MCP server"
+        mono
+        value={props.draft.server}
+        onChange={(server) => props.onChange({ server })}
+        placeholder="docs"
+        note="As the agent's MCP configuration names it."
+        autoFocus
+      />
+      <TextField
+        id="entry-tool"
+        label="Tool"
+        mono
+        value={props.draft.tool}
+        onChange={(tool) => props.onChange({ tool })}
+        placeholder="search"
+        error={props.error}
+        note={props.note}
+      />
+    </>
+  );
+}
+
 export function EntryEditor(props: {
   agentId: string;
   /** The entry being edited, or null for a new one. */
@@ -59,7 +88,7 @@ export function EntryEditor(props: {
   const parsed = parseDraft(draft);
   const entry = parsed.ok ? parsed.entry : null;
   // Main checks what the pattern fields say even while a limit field is wrong, so every problem shows at once.
-  const checked = useEntryCheck(entry ?? entryOfPatterns(draft), props.agentId);
+  const checked = useEntryCheck(entry ?? coveredOf(draft), props.agentId);
   // Nothing is called wrong before the person has typed anything.
   const [edited, setEdited] = useState(props.editing !== null);
   const preview = useAuditPreview(entry, props.agentId, props.editing?.entry.id);
@@ -105,13 +134,32 @@ export function EntryEditor(props: {
     >
       <h3>{props.editing ? "Edit entry" : `New entry for ${agentLabel(props.agentId)}`}</h3>
       <div className="editor-grid">
-        <EntryPatternFields
-          idPrefix="entry"
-          value={draft}
-          onChange={change}
-          check={edited ? check : null}
-          autoFocus
+        <SelectField
+          id="entry-covers"
+          label="Covers"
+          value={draft.covers}
+          choices={[
+            { value: "program", label: "A program" },
+            { value: "mcp", label: "A tool of an MCP server" },
+          ]}
+          onChange={(value) => change({ covers: value === "mcp" ? "mcp" : "program" })}
         />
+        {draft.covers === "mcp" ? (
+          <McpFields
+            draft={draft}
+            onChange={change}
+            error={edited ? checkError(check, "pattern") : null}
+            note={check?.notes.join(" ") ?? null}
+          />
+        ) : (
+          <EntryPatternFields
+            idPrefix="entry"
+            value={draft}
+            onChange={change}
+            check={edited ? check : null}
+            autoFocus
+          />
+        )}
         <LimitFields draft={draft} onChange={change} error={fieldError} />
       </div>
       <AuditPreviewList preview={preview} />

@@ -3,6 +3,7 @@
 // these exact arguments or this folder. The fields are the allowlist editor's, checked by main as typed.
 import { useEffect } from "react";
 import type { PromptView } from "../../../../src/ipc/contract.js";
+import { parseMcpPattern } from "../../../../src/shared/mcp-entry.js";
 import {
   EntryPatternFields,
   entryOfPatterns,
@@ -61,8 +62,13 @@ export function draftsOf(prompt: PromptView, exactArgs: boolean): DraftEntry[] {
   return prompt.explanation.proposedEntries.map((e) => ({
     segment: e.segment,
     pattern: e.pattern,
-    argPattern: e.argPattern ?? (exactArgs ? (prompt.narrowing.exactArgPatterns[e.segment] ?? "") : ""),
-    cwd: prompt.narrowing.cwdPattern,
+    ...(parseMcpPattern(e.pattern)
+      ? // an MCP entry covers one tool of one server: it has no arguments or folder to narrow
+        { argPattern: "", cwd: "" }
+      : {
+          argPattern: e.argPattern ?? (exactArgs ? (prompt.narrowing.exactArgPatterns[e.segment] ?? "") : ""),
+          cwd: prompt.narrowing.cwdPattern,
+        }),
     expiresInMinutes: null,
     usesLeft: null,
   }));
@@ -111,7 +117,87 @@ function ScopeSummary(props: { draft: DraftEntry; agentId: string; program: stri
   );
 }
 
+/** The limits of a draft: expiry and number of uses. */
+function LimitSelects(props: { id: string; draft: DraftEntry; onChange: (draft: DraftEntry) => void }) {
+  const { draft, id } = props;
+  return (
+    <div className="scope-limits">
+      <SelectField
+        id={`${id}-expires`}
+        label="Expires"
+        value={draft.expiresInMinutes === null ? "" : String(draft.expiresInMinutes)}
+        choices={EXPIRY_CHOICES}
+        onChange={(value) =>
+          props.onChange({ ...draft, expiresInMinutes: value === "" ? null : Number(value) })
+        }
+      />
+      <SelectField
+        id={`${id}-uses`}
+        label="Number of uses"
+        value={draft.usesLeft === null ? "" : String(draft.usesLeft)}
+        choices={USES_CHOICES}
+        onChange={(value) => props.onChange({ ...draft, usesLeft: value === "" ? null : Number(value) })}
+      />
+    </div>
+  );
+}
+
+/** An MCP entry: which tool of which server, for how long, how many calls, for which agents. */
+function McpDraftRow(props: {
+  prompt: PromptView;
+  draft: DraftEntry;
+  index: number;
+  server: string;
+  tool: string;
+  onChange: (draft: DraftEntry) => void;
+  onCheck: (index: number, ok: boolean) => void;
+}) {
+  const { draft, index, prompt, onCheck } = props;
+  const { answer: check, current } = useEntryCheck(entryOfPatterns(draft), prompt.agentId);
+  const ok = current && check?.ok === true;
+  useEffect(() => onCheck(index, ok), [onCheck, index, ok]);
+  return (
+    <fieldset className="entry-draft">
+      <legend>
+        Entry {index + 1}: <span className="mono">{draft.pattern}</span>
+      </legend>
+      <ul className="scope" aria-label="What this entry allows">
+        <ScopeLine label="Tool" wide={false}>
+          {`only the tool ${props.tool} of the MCP server ${props.server}, with any input`}
+        </ScopeLine>
+        <ScopeLine label="For how long" wide={draft.expiresInMinutes === null}>
+          {draft.expiresInMinutes === null
+            ? "until you remove it"
+            : `for ${durationWords(draft.expiresInMinutes)} from now, then it asks again`}
+        </ScopeLine>
+        <ScopeLine label="How many calls" wide={draft.usesLeft === null}>
+          {draft.usesLeft === null
+            ? "any number"
+            : `the next ${draft.usesLeft === 1 ? "call" : `${draft.usesLeft} calls`}, then it asks again`}
+        </ScopeLine>
+        <ScopeLine label="Agents" wide={prompt.agentId === "*"}>
+          {prompt.agentId === "*" ? "every agent" : `only ${prompt.agentId}`}
+        </ScopeLine>
+      </ul>
+      <LimitSelects id={`entry-${index}`} draft={draft} onChange={props.onChange} />
+      {check && !check.ok ? <p className="warn-text">{check.reason}</p> : null}
+    </fieldset>
+  );
+}
+
 export function EntryDraftRow(props: {
+  prompt: PromptView;
+  draft: DraftEntry;
+  index: number;
+  onChange: (draft: DraftEntry) => void;
+  onCheck: (index: number, ok: boolean) => void;
+}) {
+  const mcp = parseMcpPattern(props.draft.pattern);
+  if (mcp) return <McpDraftRow {...props} server={mcp.server} tool={mcp.tool} />;
+  return <ProgramDraftRow {...props} />;
+}
+
+function ProgramDraftRow(props: {
   prompt: PromptView;
   draft: DraftEntry;
   index: number;
@@ -155,24 +241,7 @@ export function EntryDraftRow(props: {
           Only in this folder
         </label>
       </div>
-      <div className="scope-limits">
-        <SelectField
-          id={`${id}-expires`}
-          label="Expires"
-          value={draft.expiresInMinutes === null ? "" : String(draft.expiresInMinutes)}
-          choices={EXPIRY_CHOICES}
-          onChange={(value) =>
-            props.onChange({ ...draft, expiresInMinutes: value === "" ? null : Number(value) })
-          }
-        />
-        <SelectField
-          id={`${id}-uses`}
-          label="Number of uses"
-          value={draft.usesLeft === null ? "" : String(draft.usesLeft)}
-          choices={USES_CHOICES}
-          onChange={(value) => props.onChange({ ...draft, usesLeft: value === "" ? null : Number(value) })}
-        />
-      </div>
+      <LimitSelects id={id} draft={draft} onChange={props.onChange} />
       <div className="editor-grid">
         <EntryPatternFields
           idPrefix={id}
