@@ -127,6 +127,12 @@ export interface RegistryPlugin {
 export class ClaudeRegistryPatch {
   readonly plugins = new Map<string, RegistryPlugin | null>();
   readonly enabled = new Map<string, boolean | null>();
+  /**
+   * Keys earlier versions registered for a synced plugin (its backend key, `<name>@<marketplace>`),
+   * removed only where the registry entry still points at one of Gatehouse's own install paths: the
+   * same key may be the user's own install from that marketplace by now.
+   */
+  readonly legacy = new Map<string, Set<string>>();
 
   setPlugin(key: string, plugin: RegistryPlugin): void {
     this.plugins.set(key, plugin);
@@ -138,9 +144,28 @@ export class ClaudeRegistryPatch {
   setEnabled(key: string, enabled: boolean): void {
     this.enabled.set(key, enabled);
   }
-  get isEmpty(): boolean {
-    return this.plugins.size === 0 && this.enabled.size === 0;
+  /** Removes `key` (and its enabled flag) if its registry entry's install path is one of `installPaths`. */
+  dropLegacy(key: string, installPaths: Iterable<string>): void {
+    if (this.plugins.has(key)) return;
+    const known = this.legacy.get(key) ?? new Set<string>();
+    for (const p of installPaths) known.add(path.resolve(p));
+    if (known.size > 0) this.legacy.set(key, known);
   }
+  get isEmpty(): boolean {
+    return this.plugins.size === 0 && this.enabled.size === 0 && this.legacy.size === 0;
+  }
+}
+
+/** The legacy keys of `patch` that `plugins` still holds at one of Gatehouse's install paths. */
+function ownedLegacyKeys(plugins: Json, patch: ClaudeRegistryPatch): string[] {
+  const out: string[] = [];
+  for (const [key, ours] of patch.legacy) {
+    if (patch.plugins.has(key)) continue;
+    const list = plugins[key];
+    const first = Array.isArray(list) && isRecord(list[0]) ? list[0] : null;
+    if (typeof first?.installPath === "string" && ours.has(path.resolve(first.installPath))) out.push(key);
+  }
+  return out;
 }
 
 /** The registry entry Gatehouse writes for a managed key. */
@@ -157,8 +182,9 @@ function registryEntry(plugin: RegistryPlugin, existing: unknown, now: string): 
   };
 }
 
-function applyRegistry(file: Json, patch: ClaudeRegistryPatch, now: string): Json {
+function applyRegistry(file: Json, patch: ClaudeRegistryPatch, legacy: string[], now: string): Json {
   const plugins: Json = { ...((file.plugins as Json | undefined) ?? {}) };
+  for (const key of legacy) delete plugins[key];
   for (const [key, plugin] of patch.plugins) {
     if (plugin === null) delete plugins[key];
     else {
@@ -172,9 +198,10 @@ function applyRegistry(file: Json, patch: ClaudeRegistryPatch, now: string): Jso
   return file.plugins === undefined && Object.keys(plugins).length === 0 ? { ...file } : { ...file, plugins };
 }
 
-function applySettings(file: Json, patch: ClaudeRegistryPatch): Json {
-  if (patch.enabled.size === 0) return file;
+function applySettings(file: Json, patch: ClaudeRegistryPatch, legacy: string[]): Json {
+  if (patch.enabled.size === 0 && legacy.length === 0) return file;
   const enabled: Json = { ...((file.enabledPlugins as Json | undefined) ?? {}) };
+  for (const key of legacy) if (!patch.enabled.has(key)) delete enabled[key];
   for (const [key, value] of patch.enabled) {
     if (value === null) delete enabled[key];
     else enabled[key] = value;
@@ -218,14 +245,15 @@ export async function writeClaudeFiles(
   const settings = await readSettings(paths.settings);
   if (!settings.ok) return settings;
   const stamp = now.toISOString();
-  if (patch.plugins.size > 0) {
-    const next = applyRegistry(registry.value, patch, stamp);
+  const legacy = ownedLegacyKeys((registry.value.plugins as Json | undefined) ?? {}, patch);
+  if (patch.plugins.size > 0 || legacy.length > 0) {
+    const next = applyRegistry(registry.value, patch, legacy, stamp);
     if (JSON.stringify(next) !== JSON.stringify(registry.value)) {
       await writeFileAtomic(await writeTarget(paths.registry), format(next), { keepMode: true, mode: 0o600 });
       outcome.registryWritten = true;
     }
   }
-  const nextSettings = applySettings(settings.value, patch);
+  const nextSettings = applySettings(settings.value, patch, legacy);
   if (JSON.stringify(nextSettings) !== JSON.stringify(settings.value)) {
     await writeFileAtomic(await writeTarget(paths.settings), format(nextSettings), {
       keepMode: true,
