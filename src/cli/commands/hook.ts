@@ -9,13 +9,7 @@ import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { TASK_ID_ENV, taskCredentialsFrom } from "../../approval-server/task-proof.js";
 import { SettingsFileSchema } from "../../core/settings.js";
 import { parseJsonText, readJsonFileSync, type JsonSchema } from "../../core/store/json-file.js";
-import {
-  nonEmptyOption,
-  parseCommandArgs,
-  REQUESTED_SETTINGS_OPTIONS,
-  requestedSettingsOption,
-  secondsOption,
-} from "../args.js";
+import { nonEmptyOption, parseCommandLine, requestedSettingsOption, secondsOption } from "../args.js";
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 import { claudeHookOutput, claudeToolCall, ClaudePreToolUseSchema } from "../hook/claude.js";
 import { codexToolCall, CodexPreToolUseSchema } from "../hook/codex.js";
@@ -123,16 +117,8 @@ interface Flags {
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseCommandArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      agent: { type: "string" },
-      workdir: { type: "string" },
-      timeout: { type: "string" },
-      ...REQUESTED_SETTINGS_OPTIONS,
-    },
+  const parsed = parseCommandLine(args, ["agent", "timeout", "security", "ask"], {
+    workdir: { type: "string" },
   });
   const [runtime, ...rest] = parsed.positionals;
   if (!RUNTIMES.includes(runtime as Runtime) || rest.length > 0)

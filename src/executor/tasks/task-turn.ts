@@ -29,6 +29,8 @@ import { inheritSettingsOf, secretTest } from "../env-sources.js";
 import { findBash } from "../shells.js";
 import type { AgentEvent } from "./agent-events.js";
 import { RUNTIME_LABEL, resolveAgentBinary } from "./agent-binary.js";
+import type { AgentCliProbe } from "./agent-cli-probe.js";
+import { supportVerdict, versionLaunchArgs } from "../../core/runtime/agent-cli.js";
 import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-process.js";
 import { createClaudeStreamParser } from "./claude-stream.js";
 import { createCodexStreamParser } from "./codex-stream.js";
@@ -69,6 +71,8 @@ export function rememberSession(
 export interface TurnContext {
   options: TaskRunnerOptions;
   logger: Logger;
+  /** What each agent CLI binary is (version, options), read once per binary (agent-cli-probe.ts). */
+  agentClis: AgentCliProbe;
   sessions: Map<string, AgentSession>;
   /** The agent session key of skills.md §10 and exec-policy.md: `task:<task_id>`. */
   sessionKey(taskId: string): string;
@@ -360,6 +364,21 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     stream.failed(binary.message);
     return;
   }
+  // The support range (docs/agent-clis.md): a version Gatehouse does not support never half-runs.
+  const cli = await ctx.agentClis.probe(runtime, binary.file);
+  const verdict = supportVerdict(runtime, binary.file, cli.version, options.paths.settings);
+  if (!verdict.runs) {
+    logger.warn(`task ${taskId}: ${verdict.message ?? "unsupported agent CLI"}`, {
+      versionOutput: cli.versionOutput,
+    });
+    stream.failed(verdict.message ?? `${RUNTIME_LABEL[runtime]} is not supported`);
+    return;
+  }
+  if (verdict.message) {
+    logger.warn(`task ${taskId}: ${verdict.message}`);
+    stream.note(verdict.message);
+  }
+  const versionArgs = versionLaunchArgs(cli);
   // Codex refuses a CODEX_HOME that does not exist; the spec always names XH, so a first-time user
   // gets the folder Codex would have created for ~/.codex itself.
   if (runtime === "codex") await fs.mkdir(options.paths.codexHome, { recursive: true, mode: 0o700 });
@@ -379,7 +398,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   } else {
     cwd = recheck.cwd;
   }
-  let args = withExtraArgs(runtime, spec.args, extraArgs);
+  let args = withExtraArgs(runtime, spec.args, [...versionArgs, ...extraArgs]);
   if (!options.workdir.isSameCwd(cwd, resolution.cwd)) {
     // The hooks judge file access against the folder the agent really runs in, and a resumed
     // conversation belongs to the folder that was refused just now.
@@ -390,7 +409,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       return;
     }
     await writeLaunchFiles(fresh.spec.files);
-    args = withExtraArgs(runtime, fresh.spec.args, extraArgs);
+    args = withExtraArgs(runtime, fresh.spec.args, [...versionArgs, ...extraArgs]);
   }
   if (aborted()) return;
 
