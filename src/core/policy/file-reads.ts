@@ -37,6 +37,9 @@ export interface ReadRuleContext {
 
 const VERB: Record<FileAccess, string> = { read: "reads", write: "writes", any: "opens" };
 
+/** A word the shell passes as written: no quote, `~`, `$`, glob, brace, backslash or blank, no leading `=` (zsh). */
+const PLAIN_WORD = /^[\w./,:@%+-][\w./,:@%+=-]*$/;
+
 /** A word whose value is known only when the command runs, and why. */
 function unknownArg(arg: Arg, why: string, splits?: boolean): Arg {
   return { ...arg, literal: false, why, ...(splits ? { splits: true, mayBeOption: true } : {}) };
@@ -45,6 +48,8 @@ function unknownArg(arg: Arg, why: string, splits?: boolean): Arg {
 /** What a word becomes: literal words as the program sees them, or the word itself when it is not known. */
 function expand(arg: Arg, where: WordContext, cwd: string | null, ctx: ReadRuleContext): Arg[] {
   if (!arg.word) return [arg]; // an argv word (no shell), or one filled in when it runs (xargs, find -exec)
+  // most words are plain text: nothing for the shell to expand, no quotes to remove
+  if (PLAIN_WORD.test(arg.word.raw)) return [{ value: arg.word.raw, literal: true }];
   const listed = substitutedFinder(arg, where, cwd, ctx);
   if (listed) return [listed];
   const values = wordValues(arg.word, where);

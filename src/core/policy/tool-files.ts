@@ -544,7 +544,10 @@ const GIT_LOOKS = new Set([
 function readGit(name: string, args: readonly Arg[]): FileReading {
   const sub = args.slice(1).find((a) => !a.literal || !a.value.startsWith("-"));
   const looks = sub?.literal === true && GIT_LOOKS.has(sub.value) && args[1] === sub;
-  return anyWord(name, args, looks ? "nothing" : "links");
+  // the sub-command's name is never a file git opens (an alias's body comes from its config)
+  const named = sub !== undefined && args[1] === sub && sub.literal && /^[a-z][a-z0-9-]*$/.test(sub.value);
+  const words = named ? [args[0] as Arg, ...args.slice(2)] : args;
+  return anyWord(name, words, looks ? "nothing" : "links");
 }
 
 // ---- the table ----------------------------------------------------------------------------------

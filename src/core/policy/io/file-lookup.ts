@@ -68,16 +68,65 @@ function componentPattern(chars: readonly WordChar[]): RegExp {
 
 export class DiskLookup implements FileLookup {
   private readonly reals = new Map<string, string>();
+  /** Paths (as written, `..`-free) found missing: nothing below them needs a look. */
+  private readonly missing = new Set<string>();
   private readonly listings = new Map<string, string[] | null>();
   private readonly trees = new Map<string, TreeFacts>();
 
   real(p: string): string {
     let hit = this.reals.get(p);
     if (hit === undefined) {
-      hit = realOf(p);
+      hit = this.underKnownFolder(p) ?? realOf(p);
       this.reals.set(p, hit);
     }
     return hit;
+  }
+
+  /**
+   * The real path of `p` worked out from a folder whose real path is already known (the command's folder,
+   * after its first file): one lstat per name below it instead of a walk from `/`, as the kernel walks —
+   * a link hands the rest to realOf. Null when no such folder is known or the path is not plain.
+   */
+  private underKnownFolder(p: string): string | null {
+    if (path.normalize(p) !== p || p.endsWith(path.sep)) return null; // `..`, `.`, `//`: realOf's order
+    // the nearest folder above `p` whose real path is known
+    let names: string[] = [];
+    let folder = p;
+    let real: string | undefined;
+    for (;;) {
+      const parent = path.dirname(folder);
+      if (parent === folder) break;
+      names.unshift(path.basename(folder));
+      folder = parent;
+      real = this.reals.get(folder);
+      if (real !== undefined) break;
+    }
+    if (real === undefined) {
+      // none: know the file's folder, so the next files in or below it start from there
+      folder = path.dirname(p);
+      real = realOf(folder);
+      this.reals.set(folder, real);
+      names = [path.basename(p)];
+    }
+    let missing = this.missing.has(folder);
+    for (const [i, name] of names.entries()) {
+      const next = path.join(real, name);
+      folder = path.join(folder, name);
+      if (!missing) {
+        let stats: fs.Stats | undefined;
+        try {
+          stats = fs.lstatSync(next, { throwIfNoEntry: false });
+        } catch {
+          return null; // no access: realOf decides as before
+        }
+        if (stats?.isSymbolicLink()) return realOf(path.join(next, ...names.slice(i + 1)));
+        missing = stats === undefined;
+      }
+      real = next; // below a missing name: appended as written
+      this.reals.set(folder, real);
+      if (missing) this.missing.add(folder);
+    }
+    return real;
   }
 
   private list(folder: string): string[] | null {
