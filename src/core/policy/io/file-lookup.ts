@@ -104,7 +104,7 @@ export class DiskLookup implements FileLookup {
     if (real === undefined) {
       // none: know the file's folder, so the next files in or below it start from there
       folder = path.dirname(p);
-      real = realOf(folder);
+      real = realOf(folder, 0, () => this.missing.add(folder));
       this.reals.set(folder, real);
       names = [path.basename(p)];
     }
@@ -259,7 +259,7 @@ function isFolder(p: string): boolean {
 }
 
 /** The real path of `p` as the kernel resolves it (`..` after links); a missing tail is appended as written. */
-function realOf(p: string, depth = 0): string {
+function realOf(p: string, depth = 0, missing?: () => void): string {
   // the longest leading part that exists (found without throwing: most missing files are one level down),
   // its real path, then the rest as written
   const tail: string[] = [];
@@ -272,7 +272,9 @@ function realOf(p: string, depth = 0): string {
   }
   try {
     const real = fs.realpathSync.native(head);
-    return tail.length === 0 ? real : path.join(real, ...tail);
+    if (tail.length === 0) return real;
+    missing?.();
+    return path.join(real, ...tail);
   } catch {
     // a dangling link: where it points (writing through it creates that file); a loop or no access:
     // the kernel fails too, judged as written
