@@ -381,9 +381,6 @@ interface Decided {
   audited: Promise<void>;
 }
 
-/** The variables the policy reads from a command's environment (analyze.ts: executable resolution). */
-const POLICY_ENV_NAMES = ["PATH", "Path", "PATHEXT"] as const;
-
 interface PolicyEnvMemo {
   key: string;
   built: ChildEnv;
@@ -392,9 +389,10 @@ const policyEnvMemos = new WeakMap<object, PolicyEnvMemo>();
 
 /**
  * A decision that runs nothing and sets no variables (approval.request, the hook) needs the child
- * environment only for what the policy reads from it. A long-running service builds it once per
- * inherit list and socket token and reuses it while none of those values holds a secret it has
- * learnt since; what it returns is exactly what buildChildEnv would (no warnings, no request variables).
+ * environment only for what the policy reads from it: PATH to resolve programs, and any variable a
+ * command's file names use (the read rule). A long-running service builds it once per inherit list and
+ * socket token and reuses it while none of its values holds a secret it has learnt since; what it
+ * returns is exactly what buildChildEnv would (no warnings, no request variables).
  */
 function policyEnvFor(
   baseEnv: GateDeps["baseEnv"],
@@ -405,10 +403,7 @@ function policyEnvFor(
   const memo = policyEnvMemos.get(baseEnv);
   if (
     memo?.key === key &&
-    POLICY_ENV_NAMES.every((name) => {
-      const value = memo.built.env[name];
-      return value === undefined || !rules.holdsSecret(value);
-    })
+    Object.values(memo.built.env).every((value) => value === undefined || !rules.holdsSecret(value))
   ) {
     return memo.built;
   }
@@ -474,7 +469,10 @@ async function decideOnce(
   const explanation = await explainCommand(req.command, {
     agentId: req.agentId,
     cwd: req.cwd,
-    env: childEnv, // resolve executables against the environment the command will really run with
+    // the environment the command will really run with: executables are resolved and `$NAME`/`~` in the
+    // files it opens are worked out (the read rule) against it; for a command the agent's own shell runs
+    // (approval.request, the hook) it is what Gatehouse would give it, and a variable it lacks is unknown
+    env: childEnv,
     home: deps.home,
     ...(deps.platform ? { platform: deps.platform } : {}),
     approvals,

@@ -36,7 +36,7 @@ export interface TaskApp {
     defaults: {
       security: "deny" | "allowlist" | "full";
       ask: "off" | "on-miss" | "always";
-      askFallback: "deny";
+      askFallback: "deny" | "allowlist" | "full";
     };
     /** Real paths (or patterns) allowed for every agent; `usesLeft` makes a grant for that many runs. */
     allow?: Array<string | { pattern: string; usesLeft: number }>;
