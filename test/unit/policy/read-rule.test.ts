@@ -235,6 +235,9 @@ describe("ordinary reads run as before", () => {
     "sort -u src/a.ts",
     "jq .name package.json",
     "diff -u README.md src/a.ts",
+    // a word no file can have (longer than a name may be): judged as written, as the kernel refuses it
+    `git log --grep "${"x".repeat(5_000)}"`,
+    `cat ${"y".repeat(300)}/z`,
   ])("%s", async (command) => {
     const e = await explain(command);
     expect(kinds(e)).toEqual([]);

@@ -258,13 +258,25 @@ function isFolder(p: string): boolean {
   }
 }
 
+/**
+ * What lstat says, or nothing where the name cannot be looked at: missing, a name too long, a file where a
+ * folder is named, no access. The kernel fails to open such a path too, so it is judged as written.
+ */
+function lstatOrNothing(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The real path of `p` as the kernel resolves it (`..` after links); a missing tail is appended as written. */
 function realOf(p: string, depth = 0, missing?: () => void): string {
   // the longest leading part that exists (found without throwing: most missing files are one level down),
   // its real path, then the rest as written
   const tail: string[] = [];
   let head = p;
-  while (fs.lstatSync(head, { throwIfNoEntry: false }) === undefined) {
+  while (lstatOrNothing(head) === undefined) {
     const parent = path.dirname(head);
     if (parent === head) return path.resolve(p);
     tail.unshift(path.basename(head));
