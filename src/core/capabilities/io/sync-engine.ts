@@ -517,7 +517,14 @@ export class CapabilitySync {
       const fresh = await loadClaudeFiles(claudeFilePaths(this.paths.claudeHome));
       if (fresh.ok) claude = fresh.value;
     }
-    const keys = [...stage.payload.plugins.map((p) => p.key), ...stage.removedPlugins.map(([key]) => key)];
+    // Every key this sync may write or drop: each plugin's Claude Code key (`<name>@gatehouse`) and the
+    // backend key earlier versions registered it under (dropped as a legacy key when still Gatehouse's).
+    const keys = [
+      ...stage.payload.plugins.flatMap((p) => [p.key, claudePluginKey(p.name)]),
+      ...stage.removedPlugins.flatMap(([key, entry]) =>
+        entry.name ? [key, claudePluginKey(entry.name)] : [key],
+      ),
+    ];
     const journal: SyncJournal = {
       version: 1,
       revision: stage.old.revision,
