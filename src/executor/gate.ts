@@ -412,6 +412,24 @@ function policyEnvFor(
   return built;
 }
 
+/**
+ * The environment of a child Gatehouse starts itself once the gate allowed it (a git clone, a terminal):
+ * the user's inherit list applied, secrets (the socket token included) kept out.
+ */
+export async function gatedChildEnv(gate: GateDeps): Promise<Record<string, string>> {
+  const settings = gate.inheritSettings
+    ? await gate.inheritSettings()
+    : await loadInheritSettings(gate.settingsFile);
+  const approvals = await gate.approvals.load();
+  const socketToken = approvals.status === "ok" ? approvals.file.socket.token : null;
+  const { env } = buildChildEnv(gate.baseEnv, undefined, {
+    inherit: settings.inherit,
+    holdsSecret: secretTest(gate.logger, [socketToken]),
+    ...(gate.platform ? { platform: gate.platform } : {}),
+  });
+  return env;
+}
+
 /** How the command would run: with `runs`, under the bash the policy is told about; else by the requester itself. */
 interface DecideMode {
   runs: boolean;
