@@ -24,21 +24,22 @@ export class StoreWriteError extends Error {
 
 /**
  * `error` (met while writing `file`) as a StoreWriteError when it is a full disk or a folder that
- * cannot be written; any other error as it is.
+ * cannot be written; any other error as it is. `action` says what failed ("save": an atomic write,
+ * which leaves the old file as it was; "create the folder": a folder of Gatehouse's own).
  */
-export function explainWriteError(error: unknown, file: string): unknown {
+export function explainWriteError(error: unknown, file: string, action = "save"): unknown {
   if (error instanceof StoreWriteError) return error;
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (!code || (!FULL.has(code) && !READ_ONLY.has(code))) return error;
   const folder = path.dirname(file);
   const cause = error as NodeJS.ErrnoException;
-  const kept = `${file} was left as it was.`;
+  const kept = action === "save" ? `${file} was left as it was.` : "nothing was changed.";
   if (FULL.has(code))
     return new StoreWriteError(
       file,
       folder,
       cause,
-      `Could not save ${file}: ${code === "EDQUOT" ? "the disk quota is used up" : "no space left on the disk"} that holds ${folder}. ` +
+      `Could not ${action} ${file}: ${code === "EDQUOT" ? "the disk quota is used up" : "no space left on the disk"} that holds ${folder}. ` +
         `Free some space there and try again; ${kept}`,
     );
   const why = code === "EROFS" ? "its file system is mounted read-only" : "this user may not write in it";
@@ -46,7 +47,7 @@ export function explainWriteError(error: unknown, file: string): unknown {
     file,
     folder,
     cause,
-    `Could not save ${file}: the folder ${folder} is read-only (${why}). ` +
+    `Could not ${action} ${file}: the folder ${folder} is read-only (${why}). ` +
       `Make it writable for your user (chmod u+w ${folder}${code === "EROFS" ? ", or remount it read-write" : ""}) ` +
       `and try again; ${kept}`,
   );
