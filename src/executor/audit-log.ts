@@ -11,7 +11,7 @@
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { withFileLock } from "../core/store/index.js";
+import { explainWriteError, withFileLock } from "../core/store/index.js";
 import { AuditRecordSchema, type AuditRecord } from "../shared/schemas/audit.js";
 
 export { AuditRecordSchema, type AuditRecord } from "../shared/schemas/audit.js";
@@ -137,7 +137,12 @@ export class AuditLog {
     }
     if (this.open && (!stat || stat.ino !== this.open.ino)) this.release();
     if (!this.open) {
-      const fd = fsSync.openSync(this.path, APPEND_FLAGS, 0o600);
+      let fd: number;
+      try {
+        fd = fsSync.openSync(this.path, APPEND_FLAGS, 0o600);
+      } catch (error) {
+        throw explainWriteError(error, this.path, "append to"); // a read-only E, a full disk: said so
+      }
       const opened = fsSync.fstatSync(fd, { bigint: true });
       this.open = { fd, ino: opened.ino };
       // A write cut short (a full disk, a kill mid-write) may have left a torn last line: the next
@@ -150,7 +155,7 @@ export class AuditLog {
       bytesWritten = fsSync.writeSync(this.open.fd, data, 0, data.length);
     } catch (error) {
       this.release(); // the next write opens again and looks at the tail
-      throw new Error(`could not append to ${this.path}: ${(error as Error).message}`, { cause: error });
+      throw explainWriteError(error, this.path, "append to");
     }
     if (bytesWritten !== data.length) {
       this.release();

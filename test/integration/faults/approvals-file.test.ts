@@ -17,6 +17,7 @@ import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { writePolicy } from "../approval-server/fixtures.js";
 
 const TRUE = realProgram("true");
+const TOUCH = realProgram("touch");
 
 /** What a person sees of the file: each list's entries by pattern, with their counts and notes. */
 function view(file: ApprovalsFile): Record<string, Array<Record<string, unknown>>> {
@@ -114,6 +115,9 @@ describe.skipIf(otherUserUnavailable)("the approvals file under faults", () => {
       ),
     ) as { entry: { id: string } };
     limitedId = added.entry.id;
+    execFileSync(process.execPath, ["bin/gatehouse.js", "allowlist", "add", "--json", "--uses", "2", TOUCH], {
+      env: template.env,
+    });
     await fs.mkdir(path.join(template.home, "project"));
     await fs.writeFile(path.join(template.home, "project", "notes.txt"), "the user's own file\n");
     giveToOtherUser(template.home);
@@ -122,71 +126,87 @@ describe.skipIf(otherUserUnavailable)("the approvals file under faults", () => {
     await template.cleanup();
   });
 
-  it("an allowlist add killed at any step leaves the old or the new file, and the next command cleans up", async () => {
-    const result = await killAtEveryStep(
-      template,
-      ["allowlist", "add", "--json", "/usr/bin/printf"],
-      ["allowlist", "add", "--json", "/usr/bin/date"],
-    );
-    expect(result.problems).toEqual([]);
-    expect(result.steps).toBeGreaterThan(3);
-    expect([result.sawOld, result.sawNew]).toEqual([true, true]);
-  });
+  it(
+    "an allowlist add killed at any step leaves the old or the new file, and the next command cleans up",
+    { timeout: 300_000 },
+    async () => {
+      const result = await killAtEveryStep(
+        template,
+        ["allowlist", "add", "--json", "/usr/bin/printf"],
+        ["allowlist", "add", "--json", "/usr/bin/date"],
+      );
+      expect(result.problems).toEqual([]);
+      expect(result.steps).toBeGreaterThan(3);
+      expect([result.sawOld, result.sawNew]).toEqual([true, true]);
+    },
+  );
 
-  it("an allowlist remove killed at any step leaves the old or the new file, and the next command cleans up", async () => {
-    const result = await killAtEveryStep(
-      template,
-      ["allowlist", "remove", "--json", limitedId],
-      ["allowlist", "add", "--json", "/usr/bin/date"],
-    );
-    expect(result.problems).toEqual([]);
-    expect([result.sawOld, result.sawNew]).toEqual([true, true]);
-  });
+  it(
+    "an allowlist remove killed at any step leaves the old or the new file, and the next command cleans up",
+    { timeout: 300_000 },
+    async () => {
+      const result = await killAtEveryStep(
+        template,
+        ["allowlist", "remove", "--json", limitedId],
+        ["allowlist", "add", "--json", "/usr/bin/date"],
+      );
+      expect(result.problems).toEqual([]);
+      expect([result.sawOld, result.sawNew]).toEqual([true, true]);
+    },
+  );
 
-  it("a covered run of a limited entry killed at any step never leaves a half-written count or note", async () => {
-    const result = await killAtEveryStep(
-      template,
-      ["exec", "--json", "--", TRUE],
-      ["exec", "--json", "--", TRUE],
-    );
-    // old (nothing counted yet), or the use counted, or counted and noted: each a whole file
-    expect(result.problems.filter((p) => !p.includes("neither old nor new"))).toEqual([]);
-    for (const p of result.problems) expect(p).toMatch(/"usesLeft":2,"lastUsedCommand":null|"usesLeft":2}/);
-  });
+  it(
+    "a covered run of a limited entry killed at any step never leaves a half-written count or note",
+    { timeout: 300_000 },
+    async () => {
+      const result = await killAtEveryStep(
+        template,
+        ["exec", "--json", "--", TRUE],
+        ["exec", "--json", "--", TRUE],
+      );
+      // old (nothing counted yet), or the use counted, or counted and noted: each a whole file
+      expect(result.problems.filter((p) => !p.includes("neither old nor new"))).toEqual([]);
+      for (const p of result.problems) expect(p).toMatch(/"usesLeft":2,"lastUsedCommand":null|"usesLeft":2}/);
+    },
+  );
 
-  it("a full disk at any step of an allowlist add is a clear error and leaves the file and the user's files as they were", async () => {
-    const whole = await copyHome(template, "gh-fault-ap-");
-    const recorded = await run(whole, ["allowlist", "add", "--json", "/usr/bin/printf"], null);
-    await whole.cleanup();
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-ap-");
-      try {
-        const before = await fs.readFile(t.paths.approvals, "utf8");
-        const userFiles = await filesUnder(path.join(t.home, "project"));
-        const full = await run(t, ["allowlist", "add", "--json", "/usr/bin/printf"], n, "enospc");
-        const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        if (!recorded.steps.slice(n - 1).some((s) => /write|mkdir|appendFile/i.test(s.op))) continue;
-        if (full.code === 0) {
-          // the steps from n on needed no space (a rename, an unlink): the add went through whole
-          if (!(await fs.readFile(t.paths.approvals, "utf8")).includes("/usr/bin/printf"))
-            problems.push(`${where}: reported success without the entry`);
-          continue;
+  it(
+    "a full disk at any step of an allowlist add is a clear error and leaves the file and the user's files as they were",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-ap-");
+      const recorded = await run(whole, ["allowlist", "add", "--json", "/usr/bin/printf"], null);
+      await whole.cleanup();
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-ap-");
+        try {
+          const before = await fs.readFile(t.paths.approvals, "utf8");
+          const userFiles = await filesUnder(path.join(t.home, "project"));
+          const full = await run(t, ["allowlist", "add", "--json", "/usr/bin/printf"], n, "enospc");
+          const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+          if (!recorded.steps.slice(n - 1).some((s) => /write|mkdir|appendFile/i.test(s.op))) continue;
+          if (full.code === 0) {
+            // the steps from n on needed no space (a rename, an unlink): the add went through whole
+            if (!(await fs.readFile(t.paths.approvals, "utf8")).includes("/usr/bin/printf"))
+              problems.push(`${where}: reported success without the entry`);
+            continue;
+          }
+          if (!/no space left on the disk that holds .*Free some space there/.test(full.stderr))
+            problems.push(`${where}: the error does not say the disk is full: ${full.stderr.trim()}`);
+          if ((await fs.readFile(t.paths.approvals, "utf8")) !== before)
+            problems.push(`${where}: the approvals file changed`);
+          if (JSON.stringify(await filesUnder(path.join(t.home, "project"))) !== JSON.stringify(userFiles))
+            problems.push(`${where}: the user's files changed`);
+          const left = await leftovers(t.paths.executorHome);
+          if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
+        } finally {
+          await t.cleanup();
         }
-        if (!/no space left on the disk that holds .*Free some space there/.test(full.stderr))
-          problems.push(`${where}: the error does not say the disk is full: ${full.stderr.trim()}`);
-        if ((await fs.readFile(t.paths.approvals, "utf8")) !== before)
-          problems.push(`${where}: the approvals file changed`);
-        if (JSON.stringify(await filesUnder(path.join(t.home, "project"))) !== JSON.stringify(userFiles))
-          problems.push(`${where}: the user's files changed`);
-        const left = await leftovers(t.paths.executorHome);
-        if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
-      } finally {
-        await t.cleanup();
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+  );
 
   it("a really full disk under E makes an allowlist add fail clearly, and it works once there is room", async (ctx) => {
     const t = await copyHome(template, "gh-fault-ap-");
@@ -210,6 +230,26 @@ describe.skipIf(otherUserUnavailable)("the approvals file under faults", () => {
       expect(await fs.readFile(t.paths.approvals, "utf8")).toContain("/usr/bin/printf");
     } finally {
       disk.unmount();
+      await t.cleanup();
+    }
+  });
+
+  it("a read-only E refuses a limited entry's run, whose use cannot be counted, and nothing runs", async () => {
+    const t = await copyHome(template, "gh-fault-ap-");
+    const marker = path.join(t.home, "project", "marker");
+    try {
+      await fs.chmod(t.paths.executorHome, 0o500);
+      const refused = await run(t, ["exec", "--", TOUCH, marker], null);
+      expect(refused.code).toBe(126);
+      expect(refused.stderr).toContain("could not count a use of allowlist entry");
+      expect(refused.stderr).toContain(`chmod u+w ${t.paths.executorHome}`);
+      expect(await fs.stat(marker).catch(() => null)).toBeNull();
+      await fs.chmod(t.paths.executorHome, 0o700); // the same run, E writable: it does run
+      const ran = await run(t, ["exec", "--", TOUCH, marker], null);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(await fs.stat(marker).catch(() => null)).not.toBeNull();
+    } finally {
+      await fs.chmod(t.paths.executorHome, 0o700).catch(() => undefined);
       await t.cleanup();
     }
   });

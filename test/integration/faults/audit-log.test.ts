@@ -54,32 +54,36 @@ describe.skipIf(otherUserUnavailable)("the audit log under faults", () => {
     await template.cleanup();
   });
 
-  it("an exec killed at any step leaves only whole audit lines, and the next exec adds whole ones", async () => {
-    const whole = await copyHome(template, "gh-fault-au-");
-    const recorded = await run(whole, EXEC, null);
-    await whole.cleanup();
-    expect(recorded.code, recorded.stderr).toBe(0);
-    const before = (await lines(template)).whole;
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-au-");
-      const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-      try {
-        await run(t, EXEC, n);
-        const killed = await lines(t);
-        if (killed.torn.length > 0) problems.push(`${where}: torn lines ${JSON.stringify(killed.torn)}`);
-        const next = await run(t, EXEC, null);
-        if (next.code !== 0) problems.push(`${where}: the next exec failed: ${next.stderr}`);
-        const after = await lines(t);
-        if (after.torn.length > 0 || after.whole < killed.whole + 2)
-          problems.push(`${where}: after the next exec ${JSON.stringify(after)} (killed: ${killed.whole})`);
-      } finally {
-        await t.cleanup();
+  it(
+    "an exec killed at any step leaves only whole audit lines, and the next exec adds whole ones",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-au-");
+      const recorded = await run(whole, EXEC, null);
+      await whole.cleanup();
+      expect(recorded.code, recorded.stderr).toBe(0);
+      const before = (await lines(template)).whole;
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-au-");
+        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+        try {
+          await run(t, EXEC, n);
+          const killed = await lines(t);
+          if (killed.torn.length > 0) problems.push(`${where}: torn lines ${JSON.stringify(killed.torn)}`);
+          const next = await run(t, EXEC, null);
+          if (next.code !== 0) problems.push(`${where}: the next exec failed: ${next.stderr}`);
+          const after = await lines(t);
+          if (after.torn.length > 0 || after.whole < killed.whole + 2)
+            problems.push(`${where}: after the next exec ${JSON.stringify(after)} (killed: ${killed.whole})`);
+        } finally {
+          await t.cleanup();
+        }
       }
-    }
-    expect(problems).toEqual([]);
-    expect(before).toBe(2); // the decision and the run
-  });
+      expect(problems).toEqual([]);
+      expect(before).toBe(2); // the decision and the run
+    },
+  );
 
   it("a full disk that cuts an audit line short says so, and the next line after freeing space is whole", async (ctx) => {
     const t = await copyHome(template, "gh-fault-au-");

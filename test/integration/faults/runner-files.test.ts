@@ -47,65 +47,73 @@ describe.skipIf(otherUserUnavailable)("the runner's resume ids and outbox under 
     await template.cleanup();
   });
 
-  it("resume ids: a write killed at any step leaves the old or the new file, and the next start reads it and clears leftovers", async () => {
-    const whole = await copyHome(template, "gh-fault-rf-");
-    const recorded = await run(whole, ["sessions", "2=resume-two"], null);
-    await whole.cleanup();
-    expect(recorded.code, recorded.stderr).toBe(0);
-    const old = { "1": "resume-one" };
-    const fresh = { "1": "resume-one", "2": "resume-two" };
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-rf-");
-      const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-      try {
-        const killed = await run(t, ["sessions", "2=resume-two"], n);
-        if (killed.signal !== "SIGKILL") problems.push(`${where}: not killed (${killed.code})`);
-        const next = await run(t, ["sessions"], null);
-        const { loaded } = firstLine<{ loaded: Record<string, string> }>(next.stdout);
-        if (
-          JSON.stringify(loaded) !== JSON.stringify(old) &&
-          JSON.stringify(loaded) !== JSON.stringify(fresh)
-        )
-          problems.push(`${where}: the next start read ${JSON.stringify(loaded)}`);
-        if (next.stderr.includes("invalid")) problems.push(`${where}: ${next.stderr.trim()}`);
-        const left = await leftovers(t.paths.executorHome);
-        if (left.length > 0) problems.push(`${where}: the next start left ${left.join(", ")}`);
-      } finally {
-        await t.cleanup();
+  it(
+    "resume ids: a write killed at any step leaves the old or the new file, and the next start reads it and clears leftovers",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-rf-");
+      const recorded = await run(whole, ["sessions", "2=resume-two"], null);
+      await whole.cleanup();
+      expect(recorded.code, recorded.stderr).toBe(0);
+      const old = { "1": "resume-one" };
+      const fresh = { "1": "resume-one", "2": "resume-two" };
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-rf-");
+        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+        try {
+          const killed = await run(t, ["sessions", "2=resume-two"], n);
+          if (killed.signal !== "SIGKILL") problems.push(`${where}: not killed (${killed.code})`);
+          const next = await run(t, ["sessions"], null);
+          const { loaded } = firstLine<{ loaded: Record<string, string> }>(next.stdout);
+          if (
+            JSON.stringify(loaded) !== JSON.stringify(old) &&
+            JSON.stringify(loaded) !== JSON.stringify(fresh)
+          )
+            problems.push(`${where}: the next start read ${JSON.stringify(loaded)}`);
+          if (next.stderr.includes("invalid")) problems.push(`${where}: ${next.stderr.trim()}`);
+          const left = await leftovers(t.paths.executorHome);
+          if (left.length > 0) problems.push(`${where}: the next start left ${left.join(", ")}`);
+        } finally {
+          await t.cleanup();
+        }
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+  );
 
-  it("resume ids: a full disk at any step is a warning that says so, and the file stays as it was", async () => {
-    const whole = await copyHome(template, "gh-fault-rf-");
-    const recorded = await run(whole, ["sessions", "2=resume-two"], null);
-    await whole.cleanup();
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-rf-");
-      const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-      try {
-        const file = agentSessionsFile(t.paths.executorHome);
-        const before = await fs.readFile(file, "utf8");
-        const full = await run(t, ["sessions", "2=resume-two"], n, "enospc");
-        if (full.code !== 0) problems.push(`${where}: the runner failed: ${full.stderr}`);
-        const after = await fs.readFile(file, "utf8");
-        if (after !== before && !after.includes("resume-two")) problems.push(`${where}: the file changed`);
-        if (
-          after === before &&
-          !/no space left on the disk that holds .*Free some space there/.test(full.stderr)
-        )
-          problems.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
-        const left = await leftovers(t.paths.executorHome);
-        if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
-      } finally {
-        await t.cleanup();
+  it(
+    "resume ids: a full disk at any step is a warning that says so, and the file stays as it was",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-rf-");
+      const recorded = await run(whole, ["sessions", "2=resume-two"], null);
+      await whole.cleanup();
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-rf-");
+        const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+        try {
+          const file = agentSessionsFile(t.paths.executorHome);
+          const before = await fs.readFile(file, "utf8");
+          const full = await run(t, ["sessions", "2=resume-two"], n, "enospc");
+          if (full.code !== 0) problems.push(`${where}: the runner failed: ${full.stderr}`);
+          const after = await fs.readFile(file, "utf8");
+          if (after !== before && !after.includes("resume-two")) problems.push(`${where}: the file changed`);
+          if (
+            after === before &&
+            !/no space left on the disk that holds .*Free some space there/.test(full.stderr)
+          )
+            problems.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
+          const left = await leftovers(t.paths.executorHome);
+          if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
+        } finally {
+          await t.cleanup();
+        }
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+  );
 
   it("resume ids: a read-only E is a warning that names the folder and what to do", async () => {
     const t = await copyHome(template, "gh-fault-rf-");
@@ -121,60 +129,68 @@ describe.skipIf(otherUserUnavailable)("the runner's resume ids and outbox under 
     }
   });
 
-  it("outbox: keeping a result killed at any step leaves it whole or absent, and the next start delivers it at most once", async () => {
-    const whole = await copyHome(template, "gh-fault-rf-");
-    const recorded = await run(whole, ["outbox", "keep", "102"], null);
-    await whole.cleanup();
-    expect(recorded.code, recorded.stderr).toBe(0);
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-rf-");
-      const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-      try {
-        await run(t, ["outbox", "keep", "102"], n);
-        const next = await run(t, ["outbox", "flush"], null);
-        const sent = next.stdout
-          .split("\n")
-          .filter((l) => l.startsWith('{"sent"'))
-          .map((l) => (JSON.parse(l) as { subtask: number }).subtask);
-        if (!(JSON.stringify(sent) === "[101]" || JSON.stringify(sent) === "[101,102]"))
-          problems.push(`${where}: the next start sent ${JSON.stringify(sent)}`);
-        if (next.stderr.includes("unreadable")) problems.push(`${where}: ${next.stderr.trim()}`);
-        const left = await fs.readdir(path.join(t.paths.executorHome, "outbox"));
-        if (left.length > 0)
-          problems.push(`${where}: after delivery the outbox still holds ${left.join(", ")}`);
-      } finally {
-        await t.cleanup();
+  it(
+    "outbox: keeping a result killed at any step leaves it whole or absent, and the next start delivers it at most once",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-rf-");
+      const recorded = await run(whole, ["outbox", "keep", "102"], null);
+      await whole.cleanup();
+      expect(recorded.code, recorded.stderr).toBe(0);
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-rf-");
+        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+        try {
+          await run(t, ["outbox", "keep", "102"], n);
+          const next = await run(t, ["outbox", "flush"], null);
+          const sent = next.stdout
+            .split("\n")
+            .filter((l) => l.startsWith('{"sent"'))
+            .map((l) => (JSON.parse(l) as { subtask: number }).subtask);
+          if (!(JSON.stringify(sent) === "[101]" || JSON.stringify(sent) === "[101,102]"))
+            problems.push(`${where}: the next start sent ${JSON.stringify(sent)}`);
+          if (next.stderr.includes("unreadable")) problems.push(`${where}: ${next.stderr.trim()}`);
+          const left = await fs.readdir(path.join(t.paths.executorHome, "outbox"));
+          if (left.length > 0)
+            problems.push(`${where}: after delivery the outbox still holds ${left.join(", ")}`);
+        } finally {
+          await t.cleanup();
+        }
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+  );
 
-  it("outbox: a full disk at any step keeps the result in memory with a warning that says so, and no half file", async () => {
-    const whole = await copyHome(template, "gh-fault-rf-");
-    const recorded = await run(whole, ["outbox", "keep", "102"], null);
-    await whole.cleanup();
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-rf-");
-      const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-      try {
-        const full = await run(t, ["outbox", "keep", "102"], n, "enospc");
-        if (full.code !== 0) problems.push(`${where}: the runner failed: ${full.stderr}`);
-        const names = (await fs.readdir(path.join(t.paths.executorHome, "outbox"))).sort();
-        if (names.join() !== "101.json" && names.join() !== "101.json,102.json")
-          problems.push(`${where}: the outbox holds ${names.join(", ")}`);
-        if (
-          names.length === 1 &&
-          !/no space left on the disk that holds .*Free some space there/.test(full.stderr)
-        )
-          problems.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
-      } finally {
-        await t.cleanup();
+  it(
+    "outbox: a full disk at any step keeps the result in memory with a warning that says so, and no half file",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-rf-");
+      const recorded = await run(whole, ["outbox", "keep", "102"], null);
+      await whole.cleanup();
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-rf-");
+        const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+        try {
+          const full = await run(t, ["outbox", "keep", "102"], n, "enospc");
+          if (full.code !== 0) problems.push(`${where}: the runner failed: ${full.stderr}`);
+          const names = (await fs.readdir(path.join(t.paths.executorHome, "outbox"))).sort();
+          if (names.join() !== "101.json" && names.join() !== "101.json,102.json")
+            problems.push(`${where}: the outbox holds ${names.join(", ")}`);
+          if (
+            names.length === 1 &&
+            !/no space left on the disk that holds .*Free some space there/.test(full.stderr)
+          )
+            problems.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
+        } finally {
+          await t.cleanup();
+        }
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+  );
 
   it("resume ids: a clock stepped back keeps a session, and one stepped past 90 days lets it go", async () => {
     const t = await makeTempHome("gh-fault-rf-clock-");

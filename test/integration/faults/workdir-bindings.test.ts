@@ -42,70 +42,78 @@ describe.skipIf(otherUserUnavailable)("the workdir bindings under faults", () =>
     await template.cleanup();
   });
 
-  it("a resolve killed at any step leaves the old or the new bindings, and the task gets the same folder next time", async () => {
-    const whole = await copyHome(template, "gh-fault-wd-");
-    const recorded = await run(whole, RESOLVE("2"), null);
-    expect(recorded.code, recorded.stderr).toBe(0);
-    const before = await bound(template);
-    const after = await bound(whole);
-    const folder = (JSON.parse(recorded.stdout) as { cwd: string }).cwd.replace(whole.home, "");
-    await whole.cleanup();
-    expect(after).toEqual([...before, "2=workspace/2"]);
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-wd-");
-      const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-      try {
-        const killed = await run(t, RESOLVE("2"), n);
-        if (killed.signal !== "SIGKILL") problems.push(`${where}: not killed (${killed.code})`);
-        const now = await bound(t).catch((error: Error) => `half-written: ${error.message}`);
-        if (JSON.stringify(now) !== JSON.stringify(before) && JSON.stringify(now) !== JSON.stringify(after))
-          problems.push(`${where}: neither old nor new: ${JSON.stringify(now)}`);
-        const again = await run(t, RESOLVE("2"), null);
-        if (again.code !== 0) problems.push(`${where}: the next resolve failed: ${again.stderr}`);
-        else if ((JSON.parse(again.stdout) as { cwd: string }).cwd.replace(t.home, "") !== folder)
-          problems.push(`${where}: the next resolve gave another folder: ${again.stdout}`);
-        const left = await leftovers(t.paths.executorHome);
-        if (left.length > 0) problems.push(`${where}: the next resolve left ${left.join(", ")}`);
-      } finally {
-        await t.cleanup();
-      }
-    }
-    expect(problems).toEqual([]);
-    expect(recorded.steps.length).toBeGreaterThan(4);
-  });
-
-  it("a full disk at any step of a resolve is a clear error and leaves the bindings and the user's files as they were", async () => {
-    const whole = await copyHome(template, "gh-fault-wd-");
-    const recorded = await run(whole, RESOLVE("2"), null);
-    await whole.cleanup();
-    const problems: string[] = [];
-    for (let n = 1; n <= recorded.steps.length; n++) {
-      const t = await copyHome(template, "gh-fault-wd-");
-      const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-      try {
-        const before = await fs.readFile(t.paths.workdirBindings, "utf8");
-        const userFiles = await filesUnder(path.join(t.home, "project"));
-        const full = await run(t, RESOLVE("2"), n, "enospc");
-        if (full.code === 0) {
-          if (!(await bound(t)).includes("2=workspace/2"))
-            problems.push(`${where}: reported success without the binding`);
-        } else {
-          if (!/no space left on the disk that holds .*Free some space there/.test(full.stderr))
-            problems.push(`${where}: the error does not say the disk is full: ${full.stderr.trim()}`);
-          if ((await fs.readFile(t.paths.workdirBindings, "utf8")) !== before)
-            problems.push(`${where}: the bindings file changed`);
+  it(
+    "a resolve killed at any step leaves the old or the new bindings, and the task gets the same folder next time",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-wd-");
+      const recorded = await run(whole, RESOLVE("2"), null);
+      expect(recorded.code, recorded.stderr).toBe(0);
+      const before = await bound(template);
+      const after = await bound(whole);
+      const folder = (JSON.parse(recorded.stdout) as { cwd: string }).cwd.replace(whole.home, "");
+      await whole.cleanup();
+      expect(after).toEqual([...before, "2=workspace/2"]);
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-wd-");
+        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+        try {
+          const killed = await run(t, RESOLVE("2"), n);
+          if (killed.signal !== "SIGKILL") problems.push(`${where}: not killed (${killed.code})`);
+          const now = await bound(t).catch((error: Error) => `half-written: ${error.message}`);
+          if (JSON.stringify(now) !== JSON.stringify(before) && JSON.stringify(now) !== JSON.stringify(after))
+            problems.push(`${where}: neither old nor new: ${JSON.stringify(now)}`);
+          const again = await run(t, RESOLVE("2"), null);
+          if (again.code !== 0) problems.push(`${where}: the next resolve failed: ${again.stderr}`);
+          else if ((JSON.parse(again.stdout) as { cwd: string }).cwd.replace(t.home, "") !== folder)
+            problems.push(`${where}: the next resolve gave another folder: ${again.stdout}`);
+          const left = await leftovers(t.paths.executorHome);
+          if (left.length > 0) problems.push(`${where}: the next resolve left ${left.join(", ")}`);
+        } finally {
+          await t.cleanup();
         }
-        if (JSON.stringify(await filesUnder(path.join(t.home, "project"))) !== JSON.stringify(userFiles))
-          problems.push(`${where}: the user's files changed`);
-        const left = await leftovers(t.paths.executorHome);
-        if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
-      } finally {
-        await t.cleanup();
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+      expect(recorded.steps.length).toBeGreaterThan(4);
+    },
+  );
+
+  it(
+    "a full disk at any step of a resolve is a clear error and leaves the bindings and the user's files as they were",
+    { timeout: 300_000 },
+    async () => {
+      const whole = await copyHome(template, "gh-fault-wd-");
+      const recorded = await run(whole, RESOLVE("2"), null);
+      await whole.cleanup();
+      const problems: string[] = [];
+      for (let n = 1; n <= recorded.steps.length; n++) {
+        const t = await copyHome(template, "gh-fault-wd-");
+        const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+        try {
+          const before = await fs.readFile(t.paths.workdirBindings, "utf8");
+          const userFiles = await filesUnder(path.join(t.home, "project"));
+          const full = await run(t, RESOLVE("2"), n, "enospc");
+          if (full.code === 0) {
+            if (!(await bound(t)).includes("2=workspace/2"))
+              problems.push(`${where}: reported success without the binding`);
+          } else {
+            if (!/no space left on the disk that holds .*Free some space there/.test(full.stderr))
+              problems.push(`${where}: the error does not say the disk is full: ${full.stderr.trim()}`);
+            if ((await fs.readFile(t.paths.workdirBindings, "utf8")) !== before)
+              problems.push(`${where}: the bindings file changed`);
+          }
+          if (JSON.stringify(await filesUnder(path.join(t.home, "project"))) !== JSON.stringify(userFiles))
+            problems.push(`${where}: the user's files changed`);
+          const left = await leftovers(t.paths.executorHome);
+          if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
+        } finally {
+          await t.cleanup();
+        }
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 
   it("a really full disk under E makes a resolve fail clearly, and it works once there is room", async (ctx) => {
     const t = await copyHome(template, "gh-fault-wd-");
