@@ -15,6 +15,7 @@ import { socketAddress } from "./approval-server/socket-path.js";
 import { approvalsFileTokenSource } from "./approval-server/token-source.js";
 import { ApprovalsStore } from "./core/approvals/index.js";
 import { CapabilitySync } from "./core/capabilities/index.js";
+import { neverBackwards } from "./core/clock.js";
 import type { Logger } from "./core/log.js";
 import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand, ownFilesOf } from "./core/policy/index.js";
@@ -154,6 +155,8 @@ export function createServices(options: ServicesOptions): Services {
     void tracked.finally(() => backgroundWork.delete(tracked));
   };
   const usage = new UsageRecorder(approvals, logger.child("usage"), { now });
+  // Decisions read lifetimes (entries' end times, elevated mode) on a clock that is never set back.
+  const decisionNow = neverBackwards(now);
   const gateDeps: Omit<GateDeps, "prompt"> = {
     approvals,
     audit,
@@ -162,7 +165,7 @@ export function createServices(options: ServicesOptions): Services {
     ownFiles: ownFilesOf(paths),
     inheritSettings,
     home: paths.home,
-    now,
+    now: decisionNow,
     logger: logger.child("gate"),
     background,
     usage,
@@ -176,7 +179,7 @@ export function createServices(options: ServicesOptions): Services {
         home: paths.home,
         ownFiles: ownFilesOf(paths),
         approvals: await approvals.load(),
-        now: now(),
+        now: decisionNow(),
       }),
     decide: (request, prompt) => decideCommand(request, { ...gateDeps, prompt }),
     decideFile: (request, prompt) =>

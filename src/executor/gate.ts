@@ -636,7 +636,7 @@ async function takeUses(req: GateRequest, deps: GateDeps, entryIds: string[]): P
     const names = usedUp.join(", ");
     return `allowlist entr${usedUp.length === 1 ? "y" : "ies"} ${names} had no use left`;
   } catch (error) {
-    return `could not count a use of allowlist entry ${entryIds.join(", ")}: ${(error as Error).message}`;
+    return `could not count a use of allowlist entry ${entryIds.join(", ")}: ${(error as Error).message.replace(/\.$/, "")}`;
   }
 }
 
