@@ -21,7 +21,7 @@ import { claudeTaskSettings } from "../../src/core/runtime/index.js";
 import { createServices } from "../../src/services.js";
 import { claudeHookOutput } from "../../src/shared/claude-hook-output.js";
 import { realProgram } from "../support/programs.js";
-import { startScriptedAnthropic, toolResultsOf } from "../support/scripted-anthropic.js";
+import { startScriptedAnthropic } from "../support/scripted-anthropic.js";
 import { percentile, round, type BenchResult } from "./harness.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -140,9 +140,20 @@ async function main(): Promise<void> {
       const before = api.requests.length;
       await runTurn(config);
       // Only runs where every call ran count: a refused call is not what is measured.
-      const results = api.requests.slice(before).flatMap(toolResultsOf);
+      // Every tool result of the conversation, as the last request carries them.
+      const last = api.requests
+        .slice(before)
+        .filter((r) => Array.isArray(r.tools) && r.tools.length > 0)
+        .at(-1);
+      const results = (last?.messages ?? []).flatMap((m) =>
+        Array.isArray(m.content) ? m.content.filter((b) => b.type === "tool_result") : [],
+      );
       if (results.length !== CALLS || results.some((r) => r.is_error === true)) {
         failures[config]++;
+        const errors = results.filter((r) => r.is_error === true).map((r) => JSON.stringify(r.content));
+        process.stderr.write(
+          `gate.turn: a ${config} turn had ${results.length} results, errors ${errors.join(" | ")}\n`,
+        );
         continue;
       }
       for (let i = 1; i < times.length; i++) gaps[config].push(times[i]! - times[i - 1]!);

@@ -90,6 +90,29 @@ describe.skipIf(!HAVE_CLAUDE)("Claude Code tasks through the runner's HTTP hook 
     expect(honoursHttpHookBlock(null)).toBe(false);
   });
 
+  it("the agent cannot read its own settings file (the hook's token): the file gate refuses it without asking", async () => {
+    const settingsFile = () => path.join(app!.t.paths.runtimeDir, "2902", "settings.json");
+    api = await startScriptedAnthropic((request) =>
+      request.messages.some(
+        (m) => Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result"),
+      )
+        ? { text: "Done." }
+        : { toolUse: { name: "Read", input: { file_path: settingsFile() } } },
+    );
+    const a = (app = await startTaskApp({
+      env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "scripted-key" },
+    }));
+    await a.setPolicy({ defaults: { security: "full", ask: "off", askFallback: "deny" } });
+    a.services.broker.attachUi();
+    a.send(taskPayload(2902, 29002));
+    await a.untilTerminal(29002);
+    const results = api.requests.flatMap(toolResultsOf);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.is_error).toBe(true);
+    expect(toolResultText(results[0]!)).toContain("Gatehouse's own data");
+    expect(toolResultText(results[0]!)).not.toContain("Bearer");
+  });
+
   it("an ask waits for the person; a forged request (no token, wrong token, Origin, other Host, too big) is refused meanwhile, and the token stops counting when the task ends", async () => {
     api = await startScriptedAnthropic((request) =>
       request.messages.some(
