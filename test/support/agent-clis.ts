@@ -2,6 +2,7 @@
 // GATEHOUSE_TEST_CLAUDE / GATEHOUSE_TEST_CODEX (absolute paths), which is how CI runs the real-CLI tests a
 // second time against the oldest supported versions and scripts/compat-latest.sh against @latest
 // (docs/agent-clis.md). A test that needs one skips itself, saying why, where it is missing.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./cli.js";
@@ -19,6 +20,17 @@ export const CLAUDE = chosen("GATEHOUSE_TEST_CLAUDE", "claude");
 export const CODEX = chosen("GATEHOUSE_TEST_CODEX", "codex");
 export const HAVE_CLAUDE = existsSync(CLAUDE);
 export const HAVE_CODEX = existsSync(CODEX);
+
+/** `x.y.z` of the Claude Code under test, or null when it is missing or does not say. */
+export const CLAUDE_VERSION: string | null = (() => {
+  if (!HAVE_CLAUDE) return null;
+  try {
+    const out = execFileSync(CLAUDE, ["--version"], { encoding: "utf8", timeout: 30_000 });
+    return /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1] ?? null;
+  } catch {
+    return null;
+  }
+})();
 
 /**
  * Folders to put first on an agent's PATH so that `claude` and `codex` are the chosen binaries (the

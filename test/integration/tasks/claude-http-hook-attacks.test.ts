@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HttpHookServer } from "../../../src/approval-server/http-hook.js";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { createLogger } from "../../../src/core/log.js";
-import { claudeTaskSettings } from "../../../src/core/runtime/index.js";
+import { claudeTaskSettings, honoursHttpHookBlock } from "../../../src/core/runtime/index.js";
 import { otherUserUnavailable, OTHER_UID, runProgramAsOtherUser } from "../../support/other-user.js";
 import { realProgram } from "../../support/programs.js";
 import {
@@ -27,11 +27,18 @@ import {
   type ScriptedAnthropic,
 } from "../../support/scripted-anthropic.js";
 import { makeJail, type Jail } from "../runtime-path/jail.js";
+import { CLAUDE_VERSION } from "../../support/agent-clis.js";
 import { CLAUDE, HAVE_CLAUDE, taskPayload } from "./harness.js";
 import { startOtherUserRunner, type OtherUserRunner } from "./other-user-runner.js";
 
 const CLAUDE_197 = "/tmp/cc197/node_modules/.bin/claude";
-const skip = otherUserUnavailable ?? (HAVE_CLAUDE ? null : "needs the Claude Code CLI");
+const skip =
+  otherUserUnavailable ??
+  (!HAVE_CLAUDE
+    ? "needs the Claude Code CLI"
+    : honoursHttpHookBlock(CLAUDE_VERSION)
+      ? null
+      : `Claude Code ${CLAUDE_VERSION ?? "of an unknown version"} keeps the command hook`);
 
 let api: ScriptedAnthropic | undefined;
 let runner: OtherUserRunner | undefined;
