@@ -384,14 +384,14 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   }
   const versionArgs = versionLaunchArgs(cli);
   // Claude Code's calls go to the runner's HTTP hook when the CLI blocks a call whose hook fails, else
-  // through the command hook; the task's progress says why (issue 29).
+  // through the command hook; the log says why (issue 29).
   if (runtime === "claude-code" && options.claudeHttpHook) {
     const offered = await options.claudeHttpHook.grantFor(cli.version);
     if (offered.ok) {
       httpHook = offered.grant;
       turn.secret(httpHook.token);
     } else {
-      stream.note(offered.why);
+      // said in the log, not in every task's chat: the command hook gates the turn just as well
       logger.info(`task ${taskId}: ${offered.why}`);
     }
   }
