@@ -125,8 +125,11 @@ describe.skipIf(skip !== null)(
   },
 );
 
-/** A hook server in this process: `answer` decides each request (null = answer 500). */
-async function startTestHookServer(answer: () => "allow" | null): Promise<string> {
+/**
+ * A hook server in this process: `answer` decides each request — "allow", or a failure: null answers
+ * 500, "garbage" a 200 whose body is not JSON, "hang" never answers (the hook's timeout runs out).
+ */
+async function startTestHookServer(answer: () => "allow" | "garbage" | "hang" | null): Promise<string> {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -135,6 +138,11 @@ async function startTestHookServer(answer: () => "allow" | null): Promise<string
         res.writeHead(500).end("internal error");
         return;
       }
+      if (decision === "garbage") {
+        res.writeHead(200, { "content-type": "application/json" }).end("<html>not a decision</html>");
+        return;
+      }
+      if (decision === "hang") return; // closed by closeAllConnections when the test ends
       res.writeHead(200, { "content-type": "application/json" }).end(
         JSON.stringify({
           hookSpecificOutput: {
@@ -223,6 +231,15 @@ describe.skipIf(skip !== null)(
       expect(await turnWithHook(await startTestHookServer(() => null))).toBe(false);
       expect(resultsText()).not.toBe("");
     });
+
+    it("a hook server answering a 200 whose body is not JSON blocks the call", async () => {
+      expect(await turnWithHook(await startTestHookServer(() => "garbage"))).toBe(false);
+    });
+
+    it("a hook server that never answers blocks the call when the hook's timeout runs out", async () => {
+      // promptTimeoutMs 5 000 in turnWithHook: the hook's timeout is 15 s.
+      expect(await turnWithHook(await startTestHookServer(() => "hang"))).toBe(false);
+    }, 120_000);
 
     it("the runner's hook server stopped mid-turn blocks the next call", async () => {
       let decided = 0;
