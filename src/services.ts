@@ -49,7 +49,7 @@ import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskKeys } from "./executor/tasks/task-keys.js";
 import type { ClaudeHttpHookPort, RunnerHookTask } from "./executor/tasks/deps.js";
 import { HttpHookServer } from "./approval-server/http-hook.js";
-import { honoursHttpHookBlock } from "./core/runtime/index.js";
+import { hookFormFor } from "./core/runtime/agent-cli.js";
 import { decideRunnerHook } from "./cli/hook/runner-hook.js";
 import { TaskRunner } from "./executor/tasks/task-runner.js";
 import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-files.js";
@@ -537,11 +537,8 @@ function claudeHttpHookPort(server: HttpHookServer<RunnerHookTask>): ClaudeHttpH
   return {
     // the version the task's support check read (agent-cli-probe.ts)
     async grantFor(version) {
-      if (!honoursHttpHookBlock(version))
-        return {
-          ok: false,
-          why: `Gatehouse gates this turn with its command hook (slower): Claude Code ${version ?? "of an unknown version"} does not block a tool call when an HTTP hook fails, so the faster HTTP hook would not keep the gate closed.`,
-        };
+      const form = hookFormFor({ runtime: "claude-code", version });
+      if (form.form !== "http") return { ok: false, why: `Gatehouse gates this turn with ${form.reason}.` };
       if (server.origin === null)
         return {
           ok: false,

@@ -6,20 +6,9 @@
 import path from "node:path";
 import { readSocketCredentials } from "../../approval-server/client.js";
 import { checkTrustedHome, checkTrustedSocket } from "../../core/io/trust.js";
-import {
-  AGENT_CLI_SUPPORT,
-  AGENT_COMMAND,
-  AGENT_RUNTIMES,
-  hookFormFor,
-  supportVerdict,
-  type HookForm,
-  type SupportStatus,
-} from "../../core/runtime/agent-cli.js";
+import { AGENT_CLI_SUPPORT } from "../../core/runtime/agent-cli.js";
 import type { RuntimeKind } from "../../core/runtime/index.js";
-import { emptySettings, SettingsFileSchema } from "../../core/settings.js";
-import { readJsonFile } from "../../core/store/index.js";
-import { resolveAgentBinary } from "../../executor/tasks/agent-binary.js";
-import { AgentCliProbe } from "../../executor/tasks/agent-cli-probe.js";
+import type { AgentCliReport, AgentCliReports } from "../agent-cli-report.js";
 import { defaultKeychains } from "../../secrets/keychain.js";
 import { KEYCHAIN_SERVICE, secretsFilePath } from "../../secrets/secret-store.js";
 import { parseJsonFlag } from "../args.js";
@@ -43,23 +32,6 @@ interface DoctorLine {
   fix: string | null;
 }
 
-interface AgentCliReport {
-  runtime: RuntimeKind;
-  label: string;
-  /** What a task would start: the configured path, or the command looked up on PATH. */
-  command: string;
-  path: string | null;
-  version: string | null;
-  /** What `--version` printed (first line), or why it could not be read. */
-  versionOutput: string | null;
-  support: SupportStatus | "missing";
-  /** Whether a task may start it. */
-  supported: boolean;
-  range: { oldest: string; newest: string };
-  /** The form of the gate tasks of this runtime get, and why; null when no task can start. */
-  hook: { form: HookForm; reason: string } | null;
-}
-
 interface DoctorReport {
   ok: boolean;
   home: string;
@@ -75,83 +47,51 @@ function installFix(runtime: RuntimeKind, settingsFile: string): string {
   return `npm install -g ${s.npmPackage}@${s.newest}, or set ${s.setting} in ${settingsFile} to a supported binary`;
 }
 
-async function agentClis(ctx: CliContext, lines: DoctorLine[]): Promise<AgentCliReport[]> {
+function agentClis(ctx: CliContext, probed: AgentCliReports, lines: DoctorLine[]): AgentCliReport[] {
   const settingsFile = ctx.paths.settings;
-  const read = await readJsonFile(settingsFile, SettingsFileSchema);
-  const settings = read.status === "ok" ? read.value : emptySettings();
-  if (read.status === "invalid")
+  if (probed.settingsError !== null)
     lines.push({
       check: "settings",
       status: "fail",
-      says: `${settingsFile} is invalid (${read.error}); tasks use the default settings`,
+      says: `${settingsFile} is invalid (${probed.settingsError}); tasks use the default settings`,
       fix: `correct ${settingsFile}`,
     });
-  // The same lookup and version read as a task start (task-turn.ts), on this shell's PATH.
-  const probe = new AgentCliProbe(ctx.env);
-  const reports: AgentCliReport[] = [];
-  for (const runtime of AGENT_RUNTIMES) {
-    const s = AGENT_CLI_SUPPORT[runtime];
-    const configured = runtime === "codex" ? settings.agents?.codexPath : settings.agents?.claudePath;
-    const command = configured?.trim() || AGENT_COMMAND[runtime];
-    const base = { runtime, label: s.label, command, range: { oldest: s.oldest, newest: s.newest } };
-    const check = `agent-cli:${runtime}`;
-    const binary = await resolveAgentBinary({
-      runtime,
-      command,
-      env: ctx.env,
-      home: ctx.paths.home,
-      settingsFile,
-    });
-    if (!binary.ok) {
-      reports.push({
-        ...base,
-        path: null,
-        version: null,
-        versionOutput: null,
-        support: "missing",
-        supported: false,
-        hook: null,
+  for (const r of probed.reports) {
+    const check = `agent-cli:${r.runtime}`;
+    if (r.support === "missing") {
+      lines.push({
+        check,
+        status: "fail",
+        says: r.message ?? `${r.label} is missing`,
+        fix: installFix(r.runtime, settingsFile),
       });
-      lines.push({ check, status: "fail", says: binary.message, fix: installFix(runtime, settingsFile) });
       continue;
     }
-    const facts = await probe.probe(runtime, binary.file);
-    const verdict = supportVerdict(runtime, binary.file, facts.version, settingsFile);
-    const hook = verdict.runs ? hookFormFor(facts) : null;
-    reports.push({
-      ...base,
-      path: binary.file,
-      version: facts.version,
-      versionOutput: facts.versionOutput,
-      support: verdict.status,
-      supported: verdict.runs,
-      hook,
-    });
     lines.push({
       check,
-      status: verdict.status === "supported" ? "ok" : verdict.runs ? "warn" : "fail",
+      status: r.support === "supported" ? "ok" : r.supported ? "warn" : "fail",
       says:
-        verdict.message ??
-        `${s.label} ${facts.version} at ${binary.file}: supported (${s.oldest} to ${s.newest})`,
-      fix: verdict.status === "supported" ? null : installFix(runtime, settingsFile),
+        r.message ??
+        `${r.label} ${r.version} at ${r.path}: supported (${r.range.oldest} to ${r.range.newest})`,
+      fix: r.support === "supported" ? null : installFix(r.runtime, settingsFile),
     });
     lines.push({
-      check: `hook:${runtime}`,
-      status: hook ? "ok" : "fail",
-      says: hook
-        ? `${s.label} tasks get a ${hook.form} hook: ${hook.reason}`
-        : `${s.label} tasks end at start with an error: no supported binary`,
-      fix: hook ? null : installFix(runtime, settingsFile),
+      check: `hook:${r.runtime}`,
+      status: r.hook ? "ok" : "fail",
+      says: r.hook
+        ? `${r.label} tasks get a ${r.hook.form} hook: ${r.hook.reason}`
+        : `${r.label} tasks end at start with an error: no supported binary`,
+      fix: r.hook ? null : installFix(r.runtime, settingsFile),
     });
   }
   // One missing CLI is fine for a user of the other one: only both missing fails.
-  const usable = reports.some((r) => r.supported);
+  const usable = probed.reports.some((r) => r.supported);
   for (const line of lines)
     if (usable && line.status === "fail" && /^(agent-cli|hook):/.test(line.check)) {
-      const r = reports.find((x) => line.check.endsWith(`:${x.runtime}`));
+      const r = probed.reports.find((x) => line.check.endsWith(`:${x.runtime}`));
       if (r?.support === "missing") line.status = "warn";
     }
-  return reports;
+  return probed.reports;
 }
 
 async function keychain(ctx: CliContext, lines: DoctorLine[]): Promise<DoctorReport["keychain"]> {
@@ -297,7 +237,7 @@ export const command: CommandSpec = {
     const report: DoctorReport = {
       ok: false,
       home: ctx.paths.executorHome,
-      agentClis: await agentClis(ctx, lines),
+      agentClis: agentClis(ctx, status.agentClis, lines),
       keychain: await keychain(ctx, lines),
       trust: await trust(ctx, status.runner.serving, lines),
       backend: await backend(status, lines),

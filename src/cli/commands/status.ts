@@ -9,6 +9,7 @@ import { peekDeviceConfig } from "../../device/config.js";
 import { readStatusFile, type StatusFile } from "../../device/status-file.js";
 import { resolveAuthToken } from "../../secrets/auth-token.js";
 import { secretStoreFor } from "../../secrets/secret-store.js";
+import { probeAgentClis, type AgentCliReports } from "../agent-cli-report.js";
 import { parseJsonFlag } from "../args.js";
 import { printJson, printLine, type CliContext, type CommandSpec } from "../context.js";
 
@@ -32,6 +33,8 @@ export interface StatusReport {
     /** Running elevations (`gatehouse elevate`). */
     elevated: { agentId: string; until: number }[];
   };
+  /** Each agent CLI a task would start, and the form of the gate its tasks get and why. */
+  agentClis: AgentCliReports;
 }
 
 function processAlive(pid: number): boolean {
@@ -132,7 +135,8 @@ export async function gatherStatus(ctx: CliContext): Promise<StatusReport> {
     };
   }
 
-  return { home: paths.executorHome, runner, connection, device, token, approvals };
+  const agentClis = await probeAgentClis(ctx);
+  return { home: paths.executorHome, runner, connection, device, token, approvals, agentClis };
 }
 
 const TOKEN_TEXT: Record<string, string> = {
@@ -222,6 +226,13 @@ export const command: CommandSpec = {
       printLine(
         ctx,
         `Elevated:   ${e.agentId === "*" ? "every agent" : `agent ${e.agentId}`} runs with security=full until ${new Date(e.until).toISOString()} (\`gatehouse elevate off\` ends it)`,
+      );
+    for (const r of report.agentClis.reports)
+      printLine(
+        ctx,
+        r.hook
+          ? `Gate:       ${r.label} ${r.version}: ${r.hook.form} hook, ${r.hook.reason}`
+          : `Gate:       ${r.label}: no task can start (${r.message ?? "not supported"}; see \`gatehouse doctor\`)`,
       );
     return 0;
   },

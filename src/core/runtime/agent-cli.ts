@@ -3,6 +3,7 @@
 // verdict for a version (run, run with a warning, refuse), which hook form a task gets and why, and the
 // launch options a version needs. Pure: the executor runs `<cli> --version` (agent-cli-probe.ts) and
 // brings the text here.
+import { HTTP_HOOK_BLOCK_SINCE, honoursHttpHookBlock } from "./claude-http-hook.js";
 import type { RuntimeKind } from "./launch-spec.js";
 
 export interface AgentCliSupport {
@@ -144,29 +145,33 @@ export function helpOptions(help: string): Set<string> {
   return new Set([...help.matchAll(/(?:^|[\s,[])(--[a-z][a-z0-9-]*)/g)].map((m) => m[1]!));
 }
 
-export type HookForm = "command";
+export type HookForm = "command" | "http";
 
 /**
- * How the gate is attached to a task's agent, and why. Both CLIs get a PreToolUse command hook
- * (`gatehouse hook claude|codex`, agent-hook.ts): it is the one form every supported version runs
- * and the one Gatehouse has. Another form (an HTTP hook for the Claude Code versions that offer one)
- * would be chosen here, with its reason.
+ * How the gate is attached to a task's agent, and why (the one place that decides; the task start and
+ * `gatehouse status`/`doctor` read it). Claude Code versions that block a call when an HTTP hook fails
+ * get the runner's HTTP hook (issue 29: no process per tool call); older ones and Codex (no HTTP hooks)
+ * get the PreToolUse command hook `gatehouse hook claude|codex` (agent-hook.ts).
  */
 export function hookFormFor(facts: Pick<AgentCliFacts, "runtime" | "version">): {
   form: HookForm;
   reason: string;
 } {
-  return facts.runtime === "claude-code"
-    ? {
-        form: "command",
-        reason:
-          "a PreToolUse command hook in the task's settings file (--settings, --setting-sources user): every supported Claude Code runs it before Bash and the file tools, and Gatehouse has no other form yet",
-      }
-    : {
-        form: "command",
-        reason:
-          "a PreToolUse command hook given as -c overrides with --dangerously-bypass-hook-trust: every supported Codex (≥ 0.124) runs it before every command and patch, and Gatehouse has no other form yet",
-      };
+  if (facts.runtime === "codex")
+    return {
+      form: "command",
+      reason:
+        "a PreToolUse command hook given as -c overrides with --dangerously-bypass-hook-trust: every supported Codex runs it before every command and patch; Codex has no HTTP hook (docs/decisions.md)",
+    };
+  if (honoursHttpHookBlock(facts.version))
+    return {
+      form: "http",
+      reason: `an HTTP hook served by the running Gatehouse, listed in the task's settings file (--settings, --setting-sources user) with onFailure "block": Claude Code ${facts.version} blocks a call whose hook fails, so no process is started per tool call`,
+    };
+  return {
+    form: "command",
+    reason: `a PreToolUse command hook in the task's settings file (slower: one process per tool call): Claude Code ${facts.version ?? "of an unknown version"} does not block a tool call when an HTTP hook fails (since ${HTTP_HOOK_BLOCK_SINCE}), so an HTTP hook would not keep the gate closed`,
+  };
 }
 
 /**

@@ -5,7 +5,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_CLI_SUPPORT } from "../../../src/core/runtime/agent-cli.js";
-import { CLAUDE, CODEX, HAVE_CLAUDE, HAVE_CODEX } from "../../support/agent-clis.js";
+import { honoursHttpHookBlock } from "../../../src/core/runtime/claude-http-hook.js";
+import { CLAUDE, CLAUDE_VERSION, CODEX, HAVE_CLAUDE, HAVE_CODEX } from "../../support/agent-clis.js";
 import { runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
@@ -37,6 +38,7 @@ interface Report {
 
 const SYSTEM_PATH = "/usr/bin:/bin";
 const claude = AGENT_CLI_SUPPORT["claude-code"];
+const CLAUDE_HTTP_FORM = honoursHttpHookBlock(CLAUDE_VERSION) ? "http" : "command";
 const codex = AGENT_CLI_SUPPORT.codex;
 
 /** A folder holding exactly the given programs (links to the real binaries, or small scripts). */
@@ -73,7 +75,8 @@ describe("gatehouse doctor", () => {
         path: path.join(bin, "claude"),
         support: "supported",
         supported: true,
-        hook: { form: "command" },
+        // the runner's HTTP hook where this Claude Code blocks a call whose hook fails (issue 29)
+        hook: { form: CLAUDE_HTTP_FORM },
       });
       expect(cli(report, "claude-code").hook!.reason).toContain("--settings");
       expect(cli(report, "codex")).toMatchObject({
@@ -167,4 +170,28 @@ describe("gatehouse doctor", () => {
     expect(report.trust.home).toContain(t.paths.executorHome);
     expect(code).toBe(1);
   });
+
+  it.skipIf(!HAVE_CLAUDE || !HAVE_CODEX)(
+    "gatehouse status names the form of the gate each agent's tasks get and why",
+    async () => {
+      t = await makeTempHome();
+      const bin = await binFolder(t.home, {
+        claude: { link: CLAUDE },
+        codex: { link: CODEX },
+      });
+      const env = { ...t.env, PATH: `${bin}:${SYSTEM_PATH}` };
+      const json = await runCli(["status", "--json"], { env, timeoutMs: 120_000 });
+      const report = json.json<{ agentClis: { reports: Report["agentClis"] } }>();
+      const forms = Object.fromEntries(report.agentClis.reports.map((r) => [r.runtime, r.hook?.form]));
+      expect(forms).toEqual({ "claude-code": CLAUDE_HTTP_FORM, codex: "command" });
+      const text = await runCli(["status"], { env, timeoutMs: 120_000 });
+      const gate = text.stdout.split("\n").filter((l) => l.startsWith("Gate:"));
+      expect(gate).toHaveLength(2);
+      expect(gate[0]).toContain(`Claude Code ${CLAUDE_VERSION}: ${CLAUDE_HTTP_FORM} hook`);
+      // An older Claude Code keeps the command hook, and status says why.
+      if (CLAUDE_HTTP_FORM === "command") expect(gate[0]).toContain("does not block a tool call");
+      expect(gate[1]).toMatch(/^Gate: +Codex [0-9.]+: command hook/);
+    },
+    180_000,
+  );
 });

@@ -78,12 +78,22 @@ describe("agent CLI versions", () => {
     ).toEqual(new Set(["--print", "--system-prompt-snapshot", "--resume"]));
   });
 
-  it("gives both CLIs the command hook, saying why", () => {
-    for (const runtime of ["claude-code", "codex"] as const) {
-      const form = hookFormFor({ runtime, version: AGENT_CLI_SUPPORT[runtime].newest });
-      expect(form.form).toBe("command");
-      expect(form.reason).toMatch(/PreToolUse command hook/);
-    }
+  it("gives Claude Code the HTTP hook where it blocks a call whose hook fails, else the command hook, and Codex the command hook, each saying why", () => {
+    expect(hookFormFor({ runtime: "claude-code", version: "2.1.332" })).toMatchObject({
+      form: "http",
+      reason: expect.stringMatching(/onFailure "block"/),
+    });
+    expect(
+      hookFormFor({ runtime: "claude-code", version: AGENT_CLI_SUPPORT["claude-code"].oldest }),
+    ).toMatchObject({
+      form: "command",
+      reason: expect.stringMatching(/does not block a tool call when an HTTP hook fails/),
+    });
+    expect(hookFormFor({ runtime: "claude-code", version: null }).form).toBe("command");
+    expect(hookFormFor({ runtime: "codex", version: AGENT_CLI_SUPPORT.codex.newest })).toMatchObject({
+      form: "command",
+      reason: expect.stringMatching(/PreToolUse command hook/),
+    });
   });
 
   it("package.json pins the newest supported versions and docs/agent-clis.md shows the same table", () => {
