@@ -17,7 +17,10 @@ import { agentShellReading } from "../hook/agent-shell.js";
 import { decideToolCall, type HookSession } from "../hook/decide.js";
 import type { HookVerdict, ToolCall } from "../hook/tool-call.js";
 
-const USAGE = "gatehouse hook claude|codex [--agent ID] [--workdir DIR] [--timeout S]";
+const USAGE = [
+  "gatehouse hook claude|codex [--agent ID] [--workdir DIR] [--timeout S]",
+  "gatehouse hook install|uninstall claude|codex [--dry-run] [--json]   (the gate for your own sessions)",
+].join("\n");
 const RUNTIMES = ["claude", "codex"] as const;
 type Runtime = (typeof RUNTIMES)[number];
 const DEFAULT_AGENT: Record<Runtime, string> = { claude: "claude-code", codex: "codex" };
@@ -111,6 +114,9 @@ interface Flags {
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
+  // Loaded only for these: the hook itself starts on every tool call.
+  if (args[0] === "install" || args[0] === "uninstall")
+    return (await import("./hook-install.js")).runHookInstall(args, ctx);
   const parsed = parseCommandLine(args, ["agent", "timeout", "security", "ask"], {
     workdir: { type: "string" },
   });
