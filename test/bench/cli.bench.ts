@@ -2,8 +2,11 @@
 // `time` reports it) of one `gatehouse` call, against `node -e 0` measured interleaved in the same
 // run. cli.hook: `gatehouse hook claude` on one PreToolUse input for a command an allowlist rule
 // covers, asking a running `gatehouse serve` (the case on every Bash tool call); the same hook with no
-// Gatehouse running (deciding alone) is reported beside it. cli.explain: `gatehouse policy explain
-// --json -- git status`. Medians of ROUNDS runs each.
+// Gatehouse running (deciding alone) is reported beside it. cli.hook.codex: `gatehouse hook codex` on
+// the same command as Codex sends it (its arguments read back from a one-call transcript), asking the
+// same `gatehouse serve`: Codex keeps the command hook (docs/decisions.md "Codex keeps the command
+// hook"), so its target is the command hook's, ≤ 2.0× node -e 0 (issue 29). cli.explain: `gatehouse
+// policy explain --json -- git status`. Medians of ROUNDS runs each.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -63,12 +66,13 @@ interface Measured {
   baseline: number[];
   served: number[];
   alone: number[];
+  codex: number[];
   explain: number[];
 }
 
 let measured: Promise<Measured> | null = null;
 
-/** Both benchmarks share one interleaved run (node -e 0, hook served, hook alone, explain). */
+/** The benchmarks share one interleaved run (node -e 0, hook served, hook alone, Codex hook, explain). */
 function measure(): Promise<Measured> {
   measured ??= (async () => {
     const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "gh-bench-cli-")));
@@ -94,16 +98,44 @@ function measure(): Promise<Measured> {
         tool_input: { command: "git status" },
       }),
     );
+    // Codex's hook input names the call; its arguments are in the session transcript (codex-cli 0.171).
+    const transcript = path.join(home, "rollout.jsonl");
+    await fs.writeFile(
+      transcript,
+      `${JSON.stringify({
+        type: "response_item",
+        payload: {
+          type: "function_call",
+          name: "exec_command",
+          arguments: JSON.stringify({ cmd: "git status" }),
+          call_id: "call_bench",
+        },
+      })}\n`,
+    );
+    const codexInput = path.join(home, "codex-pre-tool-use.json");
+    await fs.writeFile(
+      codexInput,
+      JSON.stringify({
+        session_id: "bench",
+        cwd: home,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "git status" },
+        tool_use_id: "call_bench",
+        transcript_path: transcript,
+      }),
+    );
     const empty = path.join(home, "empty");
     await fs.writeFile(empty, "");
     const serve = await startServe(env, home);
     try {
       const node = process.execPath;
-      const result: Measured = { baseline: [], served: [], alone: [], explain: [] };
+      const result: Measured = { baseline: [], served: [], alone: [], codex: [], explain: [] };
       for (let i = 0; i < WARMUP + ROUNDS; i++) {
         const b = await cpuMs([node, "-e", "0"], empty, env, home);
         const s = await cpuMs([node, GATEHOUSE_BIN, "hook", "claude"], input, env, home);
         const a = await cpuMs([node, GATEHOUSE_BIN, "hook", "claude"], input, aloneEnv, home);
+        const c = await cpuMs([node, GATEHOUSE_BIN, "hook", "codex"], codexInput, env, home);
         const e = await cpuMs(
           [node, GATEHOUSE_BIN, "policy", "explain", "--json", "--", "git", "status"],
           empty,
@@ -114,6 +146,7 @@ function measure(): Promise<Measured> {
         result.baseline.push(b);
         result.served.push(s);
         result.alone.push(a);
+        result.codex.push(c);
         result.explain.push(e);
       }
       return result;
@@ -158,6 +191,13 @@ export const benchmarks: Benchmark[] = [
         aloneMs: round(median(m.alone), 1),
         aloneRatio: round(median(m.alone) / median(m.baseline), 2),
       });
+    },
+  },
+  {
+    name: "cli.hook.codex",
+    run: async () => {
+      const m = await measure();
+      return result("cli.hook.codex", m.codex, m.baseline, 2.0);
     },
   },
   {

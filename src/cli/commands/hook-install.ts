@@ -7,8 +7,7 @@
 // config.toml is the user's and Gatehouse never writes it; the lines to add are printed.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { hookTimeoutSeconds } from "../../core/runtime/agent-hook.js";
-import { posixCommandLine } from "../../core/runtime/shell-quote.js";
+import { blockingCommandLine, hookTimeoutSeconds } from "../../core/runtime/agent-hook.js";
 import { tomlString } from "../../core/runtime/toml-value.js";
 import { writeFileAtomic } from "../../core/store/atomic-write.js";
 import { defaultGatehouseCommand } from "../../executor/tasks/gatehouse-command.js";
@@ -38,9 +37,8 @@ const REASON =
   "the PreToolUse command hook: it asks the running Gatehouse over the approval socket (token, HMAC and nonce in files only the gate can read), so no standing credential sits in the agent's settings; the faster HTTP hook is used for Gatehouse's own tasks, whose token ends with the task";
 
 function hookCommandLine(runtime: "claude" | "codex"): string {
-  const argv = [...defaultGatehouseCommand(), "hook", runtime];
-  // An exit that is neither 0 nor a verdict (a crash before Gatehouse starts) blocks the call.
-  return `${posixCommandLine(argv)} || exit 2`;
+  // Any failure (a crash before Gatehouse starts, a kill) blocks the call, as for the tasks' hook.
+  return blockingCommandLine([...defaultGatehouseCommand(), "hook", runtime]);
 }
 
 /** Whether a hook entry is Gatehouse's: its command runs `… hook claude`. */

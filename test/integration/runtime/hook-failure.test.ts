@@ -1,7 +1,7 @@
 // A hook that cannot even start must not let a call through. Codex runs a call whose hook exits with
 // 1 (codex-cli 0.169), and Claude Code falls back to its own permissions: the launch specs end the hook
-// command in `|| exit 2` and pre-allow no Claude tool. Real CLIs, the generated specs, a gatehouse
-// command that does not exist; the scripted model endpoints are the only fakes.
+// command in an exit 2 with a reason (agent-hook.ts) and pre-allow no Claude tool. Real CLIs, the
+// generated specs, a gatehouse command that does not exist; the scripted model endpoints are the only fakes.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { HOOK_ENDED_REASON } from "../../../src/core/runtime/agent-hook.js";
 import { REPO_ROOT, runCli } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
@@ -64,7 +65,7 @@ describe("gatehouse runtime spec", () => {
     const settings = out.spec.files.find((f) => f.path.endsWith("settings.json"))!;
     expect(JSON.parse(settings.content).hooks.PreToolUse[0].hooks[0]).toEqual({
       type: "command",
-      command: `${process.execPath} ${path.join(REPO_ROOT, "bin", "gatehouse.js")} hook claude --agent claude-code --workdir ${out.spec.cwd} --timeout 120 || exit 2`,
+      command: `${process.execPath} ${path.join(REPO_ROOT, "bin", "gatehouse.js")} hook claude --agent claude-code --workdir ${out.spec.cwd} --timeout 120 || { [ $? -eq 2 ] || echo '${HOOK_ENDED_REASON}' >&2; exit 2; }`,
       timeout: 130,
     });
     expect(existsSync(home.paths.runtimeDir)).toBe(false);

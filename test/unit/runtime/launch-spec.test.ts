@@ -11,7 +11,11 @@ import {
 } from "../../../src/core/runtime/index.js";
 
 const HOME = "/home/alice";
+import { HOOK_ENDED_REASON } from "../../../src/core/runtime/agent-hook.js";
 import { M1_MANIFEST } from "../../support/mcp-examples.js";
+
+/** How the hook command ends: its own exit 2 stands; any other failure is an exit 2 with a reason. */
+const HOOK_TAIL = ` || { [ $? -eq 2 ] || echo '${HOOK_ENDED_REASON}' >&2; exit 2; }`;
 const paths = resolvePaths({ HOME });
 const W = path.join(HOME, ".wegent-executor", "workspace");
 const GATEHOUSE = ["/usr/local/bin/node", "/opt/Gate House/bin/gatehouse.js"];
@@ -223,8 +227,7 @@ describe("Claude Code launch spec", () => {
             hooks: [
               {
                 type: "command",
-                command:
-                  "/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook claude --agent claude-code --workdir /home/alice/Projects/app --timeout 120 || exit 2",
+                command: `/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook claude --agent claude-code --workdir /home/alice/Projects/app --timeout 120${HOOK_TAIL}`,
                 timeout: 130,
               },
             ],
@@ -292,7 +295,7 @@ describe("Codex launch spec", () => {
       "-c",
       "features.hooks=true",
       "-c",
-      `hooks.PreToolUse=[{matcher="*",hooks=[{type="command",command="/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook codex --agent codex --workdir /home/alice/Projects/app --timeout 120 || exit 2",timeout=130}]}]`,
+      `hooks.PreToolUse=[{matcher="*",hooks=[{type="command",command="/usr/local/bin/node '/opt/Gate House/bin/gatehouse.js' hook codex --agent codex --workdir /home/alice/Projects/app --timeout 120${HOOK_TAIL}",timeout=130}]}]`,
       "-c",
       'projects={"/home/alice/Projects/app"={trust_level="untrusted"}}',
       "-c",
