@@ -10,7 +10,7 @@ import { ApprovalRequestBodySchema, type DecisionBody } from "../../approval-ser
 import type { HandlerReply, RequestContext } from "../../approval-server/server.js";
 import type { ClientResult } from "../../approval-server/client.js";
 import type { RunnerHookTask } from "../../executor/tasks/deps.js";
-import { agentShellReading } from "./agent-shell.js";
+import { agentShellReading, type AgentShellReading } from "./agent-shell.js";
 import { readClaudeToolCall } from "./claude.js";
 import { decideToolCall, type HookSession } from "./decide.js";
 import type { HookVerdict } from "./tool-call.js";
@@ -31,6 +31,22 @@ export interface RunnerHookDeps {
 function asClientResult(reply: HandlerReply): ClientResult<DecisionBody> {
   if ("error" in reply) return { status: "error", code: reply.error, message: reply.message, signed: true };
   return { status: "ok", type: reply.type, body: reply.body as DecisionBody };
+}
+
+/**
+ * The shells of a turn, read once per turn (a grant's task): what they depend on — the turn's environment
+ * and which shell files exist in folders only root can change — is fixed for the turn's life, and reading
+ * it walks PATH with a dozen metadata calls (60 % of a decision's time before this cache).
+ */
+const shellsOfTurn = new WeakMap<RunnerHookTask, AgentShellReading>();
+
+function shellReadingOf(task: RunnerHookTask): AgentShellReading {
+  let reading = shellsOfTurn.get(task);
+  if (reading === undefined) {
+    reading = agentShellReading("claude", task.env);
+    shellsOfTurn.set(task, reading);
+  }
+  return reading;
 }
 
 /** Decides one PreToolUse input of `task` (the HTTP hook server's `decide`). */
@@ -54,7 +70,7 @@ export async function decideRunnerHook(
     source: "claude-hook",
     workdir: task.workdir,
     promptTimeoutMs: task.promptTimeoutMs,
-    shell: agentShellReading("claude", task.env),
+    shell: shellReadingOf(task),
     ...(task.requested ? { requested: task.requested } : {}),
     ask: async (body) => {
       // The same schema the socket parses with: the handler gets nothing it would not get from a client.
