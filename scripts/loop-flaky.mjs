@@ -8,7 +8,7 @@
 //
 //   node scripts/loop-flaky.mjs [--runs 20] [--slow-runs 5] [--all] [--one-by-one] [--list] [folders or files…]
 //
-// Default folders: test/integration/{capabilities,device,approval-server,tasks}. Each round runs the
+// Default folders: test/integration/{capabilities,device,approval-server,tasks,skills,faults}. Each round runs the
 // picked files in one vitest run (files in parallel, as CI runs them); --one-by-one runs each file in
 // a vitest run of its own (no competition from the other files). Reports and vitest's JSON for every
 // round go to a folder under the system temp folder (printed). Exit code 1 when anything failed.
@@ -56,7 +56,7 @@ async function testFiles(entry) {
 const folders =
   positionals.length > 0
     ? positionals
-    : ["capabilities", "device", "approval-server", "tasks"].map((f) => `test/integration/${f}`);
+    : ["capabilities", "device", "approval-server", "tasks", "skills", "faults"].map((f) => `test/integration/${f}`);
 const picked = [];
 for (const folder of folders) {
   for (const file of await testFiles(folder)) {
