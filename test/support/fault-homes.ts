@@ -97,3 +97,30 @@ export async function mountFullDisk(
     },
   };
 }
+
+export type FullDisk = Exclude<Awaited<ReturnType<typeof mountFullDisk>>, string>;
+
+/**
+ * `body` in a copy of `template` whose E is a full disk (a tmpfs filled up, owned by uid 65534), then
+ * unmounted and removed; skips the test (saying why) where no tmpfs can be mounted.
+ */
+export async function onFullDisk(
+  template: TempHome,
+  prefix: string,
+  ctx: { skip(note: string): void },
+  body: (t: TempHome, disk: FullDisk) => Promise<void>,
+): Promise<void> {
+  const t = await copyHome(template, prefix);
+  const disk = await mountFullDisk(t.paths.executorHome, { owner: OTHER_UID });
+  if (typeof disk === "string") {
+    await t.cleanup();
+    ctx.skip(disk);
+    return;
+  }
+  try {
+    await body(t, disk);
+  } finally {
+    disk.unmount();
+    await t.cleanup();
+  }
+}

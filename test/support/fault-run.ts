@@ -8,8 +8,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { GATEHOUSE_BIN, REPO_ROOT } from "./cli.js";
+import { copyHome, filesUnder } from "./fault-homes.js";
 import type { FsStep } from "./fs-steps.js";
 import { OTHER_UID } from "./other-user.js";
+import type { TempHome } from "./temp-home.js";
 
 export interface FaultRun {
   code: number | null;
@@ -93,4 +95,58 @@ export function describeFsStep(step: FsStep | undefined): string {
 export async function leftovers(dir: string): Promise<string[]> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   return names.filter((n) => /\.gatehouse-[0-9a-f]+$/.test(n) || /\.lock($|\.)/.test(n)).sort();
+}
+
+/**
+ * The fault at every step of a recorded run: for each step n, a fresh copy of `template`, then `check`
+ * (which runs the command with the fault at n and looks at what it left); the copy is removed after.
+ * Returns everything the checks found wrong, each prefixed by where ("kill before step 3 (write …)").
+ */
+export async function problemsAtEveryStep(
+  template: TempHome,
+  prefix: string,
+  recorded: Pick<FaultRun, "steps">,
+  fault: "kill" | "enospc",
+  check: (t: TempHome, n: number, where: string) => Promise<string[]>,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (let n = 1; n <= recorded.steps.length; n++) {
+    const t = await copyHome(template, prefix);
+    const at = fault === "kill" ? "kill before" : "disk full from";
+    const where = `${at} step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
+    try {
+      problems.push(...(await check(t, n, where)));
+    } finally {
+      await t.cleanup();
+    }
+  }
+  return problems;
+}
+
+/** Temp files or locks a cut-short write left in E, said as a problem of `where`. */
+export async function leftoverProblems(t: TempHome, where: string): Promise<string[]> {
+  const left = await leftovers(t.paths.executorHome);
+  return left.length > 0 ? [`${where}: left ${left.join(", ")}`] : [];
+}
+
+export const DISK_FULL_MESSAGE = /no space left on the disk that holds .*Free some space there/;
+
+/**
+ * A run refused for a full disk: its error says so, `file` is as it was, the user's files under
+ * `userFolder` are untouched, and nothing is left behind.
+ */
+export async function refusedWhole(
+  t: TempHome,
+  where: string,
+  refused: FaultRun,
+  kept: { file: string; before: string; userFolder: string; userFiles: Record<string, string> },
+): Promise<string[]> {
+  const problems: string[] = [];
+  if (!DISK_FULL_MESSAGE.test(refused.stderr))
+    problems.push(`${where}: the error does not say the disk is full: ${refused.stderr.trim()}`);
+  if ((await fs.readFile(kept.file, "utf8")) !== kept.before)
+    problems.push(`${where}: ${path.basename(kept.file)} changed`);
+  if (JSON.stringify(await filesUnder(kept.userFolder)) !== JSON.stringify(kept.userFiles))
+    problems.push(`${where}: the user's files changed`);
+  return [...problems, ...(await leftoverProblems(t, where))];
 }

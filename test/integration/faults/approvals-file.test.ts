@@ -10,8 +10,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalsFileSchema, type ApprovalsFile } from "../../../src/core/approvals/index.js";
 import { realProgram } from "../../support/programs.js";
-import { copyHome, filesUnder, giveToOtherUser, mountFullDisk } from "../../support/fault-homes.js";
-import { describeFsStep, leftovers, runWithFault, type FaultRun } from "../../support/fault-run.js";
+import { copyHome, filesUnder, giveToOtherUser, onFullDisk } from "../../support/fault-homes.js";
+import {
+  leftoverProblems,
+  leftovers,
+  problemsAtEveryStep,
+  refusedWhole,
+  runWithFault,
+  type FaultRun,
+} from "../../support/fault-run.js";
 import { otherUserUnavailable } from "../../support/other-user.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { writePolicy } from "../approval-server/fixtures.js";
@@ -63,37 +70,34 @@ async function killAtEveryStep(
   } finally {
     await whole.cleanup();
   }
-  const problems: string[] = [];
   let sawOld = false;
   let sawNew = false;
-  for (let n = 1; n <= recorded.steps.length; n++) {
-    const t = await copyHome(template, "gh-fault-ap-");
-    const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-    try {
+  const problems = await problemsAtEveryStep(
+    template,
+    "gh-fault-ap-",
+    recorded,
+    "kill",
+    async (t, n, where) => {
+      const found: string[] = [];
       const killed = await run(t, args, n);
-      if (killed.signal !== "SIGKILL") problems.push(`${where}: the run was not killed (${killed.code})`);
+      if (killed.signal !== "SIGKILL") found.push(`${where}: the run was not killed (${killed.code})`);
       let now: ReturnType<typeof view>;
       try {
         now = view(await readApprovals(t));
       } catch (error) {
-        problems.push(`${where}: the file is half-written: ${(error as Error).message}`);
-        continue;
+        return [...found, `${where}: the file is half-written: ${(error as Error).message}`];
       }
       const isOld = JSON.stringify(now) === JSON.stringify(before);
       const isNew = JSON.stringify(now) === JSON.stringify(after);
       const isBetween = between(before).some((b) => JSON.stringify(b) === JSON.stringify(now));
       sawOld ||= isOld;
       sawNew ||= isNew;
-      if (!isOld && !isNew && !isBetween)
-        problems.push(`${where}: neither old nor new: ${JSON.stringify(now)}`);
+      if (!isOld && !isNew && !isBetween) found.push(`${where}: neither old nor new: ${JSON.stringify(now)}`);
       const next = await run(t, repair, null);
-      if (next.code !== 0) problems.push(`${where}: the next command failed: ${next.stderr}`);
-      const left = await leftovers(t.paths.executorHome);
-      if (left.length > 0) problems.push(`${where}: the next command left ${left.join(", ")}`);
-    } finally {
-      await t.cleanup();
-    }
-  }
+      if (next.code !== 0) found.push(`${where}: the next command failed: ${next.stderr}`);
+      return [...found, ...(await leftoverProblems(t, `${where}: the next command`))];
+    },
+  );
   return { steps: recorded.steps.length, problems, sawOld, sawNew };
 }
 
@@ -185,46 +189,33 @@ describe.skipIf(otherUserUnavailable)("the approvals file under faults", () => {
       const whole = await copyHome(template, "gh-fault-ap-");
       const recorded = await run(whole, ["allowlist", "add", "--json", "/usr/bin/printf"], null);
       await whole.cleanup();
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-ap-");
-        try {
+      const writes = (n: number) =>
+        recorded.steps.slice(n - 1).some((s) => /write|mkdir|appendFile/i.test(s.op));
+      const problems = await problemsAtEveryStep(
+        template,
+        "gh-fault-ap-",
+        recorded,
+        "enospc",
+        async (t, n, where) => {
+          if (!writes(n)) return [];
           const before = await fs.readFile(t.paths.approvals, "utf8");
-          const userFiles = await filesUnder(path.join(t.home, "project"));
+          const userFolder = path.join(t.home, "project");
+          const userFiles = await filesUnder(userFolder);
           const full = await run(t, ["allowlist", "add", "--json", "/usr/bin/printf"], n, "enospc");
-          const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-          if (!recorded.steps.slice(n - 1).some((s) => /write|mkdir|appendFile/i.test(s.op))) continue;
-          if (full.code === 0) {
+          if (full.code === 0)
             // the steps from n on needed no space (a rename, an unlink): the add went through whole
-            if (!(await fs.readFile(t.paths.approvals, "utf8")).includes("/usr/bin/printf"))
-              problems.push(`${where}: reported success without the entry`);
-            continue;
-          }
-          if (!/no space left on the disk that holds .*Free some space there/.test(full.stderr))
-            problems.push(`${where}: the error does not say the disk is full: ${full.stderr.trim()}`);
-          if ((await fs.readFile(t.paths.approvals, "utf8")) !== before)
-            problems.push(`${where}: the approvals file changed`);
-          if (JSON.stringify(await filesUnder(path.join(t.home, "project"))) !== JSON.stringify(userFiles))
-            problems.push(`${where}: the user's files changed`);
-          const left = await leftovers(t.paths.executorHome);
-          if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+            return (await fs.readFile(t.paths.approvals, "utf8")).includes("/usr/bin/printf")
+              ? []
+              : [`${where}: reported success without the entry`];
+          return refusedWhole(t, where, full, { file: t.paths.approvals, before, userFolder, userFiles });
+        },
+      );
       expect(problems).toEqual([]);
     },
   );
 
   it("a really full disk under E makes an allowlist add fail clearly, and it works once there is room", async (ctx) => {
-    const t = await copyHome(template, "gh-fault-ap-");
-    const disk = await mountFullDisk(t.paths.executorHome, { owner: 65534 });
-    if (typeof disk === "string") {
-      await t.cleanup();
-      ctx.skip(disk);
-      return;
-    }
-    try {
+    await onFullDisk(template, "gh-fault-ap-", ctx, async (t, disk) => {
       const before = await fs.readFile(t.paths.approvals, "utf8");
       const full = await run(t, ["allowlist", "add", "--json", "/usr/bin/printf"], null);
       expect(full.code).not.toBe(0);
@@ -236,10 +227,7 @@ describe.skipIf(otherUserUnavailable)("the approvals file under faults", () => {
       const roomy = await run(t, ["allowlist", "add", "--json", "/usr/bin/printf"], null);
       expect(roomy.code, roomy.stderr).toBe(0);
       expect(await fs.readFile(t.paths.approvals, "utf8")).toContain("/usr/bin/printf");
-    } finally {
-      disk.unmount();
-      await t.cleanup();
-    }
+    });
   });
 
   it("a read-only E refuses a limited entry's run, whose use cannot be counted, and nothing runs", async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLog, AuditRecordSchema } from "../../../src/executor/audit-log.js";
 import { realProgram } from "../../support/programs.js";
 import { copyHome, giveToOtherUser, mountFullDisk } from "../../support/fault-homes.js";
-import { describeFsStep, runWithFault } from "../../support/fault-run.js";
+import { problemsAtEveryStep, runWithFault } from "../../support/fault-run.js";
 import { otherUserUnavailable } from "../../support/other-user.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { writePolicy } from "../approval-server/fixtures.js";
@@ -63,23 +63,24 @@ describe.skipIf(otherUserUnavailable)("the audit log under faults", () => {
       await whole.cleanup();
       expect(recorded.code, recorded.stderr).toBe(0);
       const before = (await lines(template)).whole;
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-au-");
-        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        try {
+      const problems = await problemsAtEveryStep(
+        template,
+        "gh-fault-au-",
+        recorded,
+        "kill",
+        async (t, n, where) => {
+          const found: string[] = [];
           await run(t, EXEC, n);
           const killed = await lines(t);
-          if (killed.torn.length > 0) problems.push(`${where}: torn lines ${JSON.stringify(killed.torn)}`);
+          if (killed.torn.length > 0) found.push(`${where}: torn lines ${JSON.stringify(killed.torn)}`);
           const next = await run(t, EXEC, null);
-          if (next.code !== 0) problems.push(`${where}: the next exec failed: ${next.stderr}`);
+          if (next.code !== 0) found.push(`${where}: the next exec failed: ${next.stderr}`);
           const after = await lines(t);
           if (after.torn.length > 0 || after.whole < killed.whole + 2)
-            problems.push(`${where}: after the next exec ${JSON.stringify(after)} (killed: ${killed.whole})`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+            found.push(`${where}: after the next exec ${JSON.stringify(after)} (killed: ${killed.whole})`);
+          return found;
+        },
+      );
       expect(problems).toEqual([]);
       expect(before).toBe(2); // the decision and the run
     },

@@ -15,11 +15,32 @@ import {
 } from "../../../src/executor/tasks/session-store.js";
 import { REPO_ROOT } from "../../support/cli.js";
 import { copyHome, giveToOtherUser } from "../../support/fault-homes.js";
-import { describeFsStep, leftovers, runWithFault } from "../../support/fault-run.js";
+import {
+  DISK_FULL_MESSAGE,
+  leftoverProblems,
+  problemsAtEveryStep,
+  runWithFault,
+} from "../../support/fault-run.js";
 import { otherUserUnavailable } from "../../support/other-user.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
 const CHILD = path.join(REPO_ROOT, "test/fixtures/faults/runner-files-child.mjs");
+
+/** A home with a resume id and an outbox entry kept, owned by uid 65534 (beforeAll). */
+let template: TempHome;
+
+/** `args` run whole once (it must succeed), then with the fault at each of its steps (problemsAtEveryStep). */
+async function atEveryStep(
+  args: string[],
+  fault: "kill" | "enospc",
+  check: (t: TempHome, n: number, where: string) => Promise<string[]>,
+): Promise<string[]> {
+  const whole = await copyHome(template, "gh-fault-rf-");
+  const recorded = await run(whole, args, null);
+  await whole.cleanup();
+  expect(recorded.code, recorded.stderr).toBe(0);
+  return problemsAtEveryStep(template, "gh-fault-rf-", recorded, fault, check);
+}
 
 function run(t: TempHome, args: string[], stopAt: number | null, fault: "kill" | "enospc" = "kill") {
   return runWithFault(args, { env: t.env, root: t.home, stopAt, fault, asOtherUser: true, script: CHILD });
@@ -31,8 +52,6 @@ function firstLine<T>(stdout: string): T {
 }
 
 describe.skipIf(otherUserUnavailable)("the runner's resume ids and outbox under faults", () => {
-  let template: TempHome;
-
   beforeAll(async () => {
     template = await makeTempHome("gh-fault-rf-template-");
     await fs.chmod(template.home, 0o755);
@@ -51,33 +70,23 @@ describe.skipIf(otherUserUnavailable)("the runner's resume ids and outbox under 
     "resume ids: a write killed at any step leaves the old or the new file, and the next start reads it and clears leftovers",
     { timeout: 300_000 },
     async () => {
-      const whole = await copyHome(template, "gh-fault-rf-");
-      const recorded = await run(whole, ["sessions", "2=resume-two"], null);
-      await whole.cleanup();
-      expect(recorded.code, recorded.stderr).toBe(0);
       const old = { "1": "resume-one" };
       const fresh = { "1": "resume-one", "2": "resume-two" };
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-rf-");
-        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        try {
-          const killed = await run(t, ["sessions", "2=resume-two"], n);
-          if (killed.signal !== "SIGKILL") problems.push(`${where}: not killed (${killed.code})`);
-          const next = await run(t, ["sessions"], null);
-          const { loaded } = firstLine<{ loaded: Record<string, string> }>(next.stdout);
-          if (
-            JSON.stringify(loaded) !== JSON.stringify(old) &&
-            JSON.stringify(loaded) !== JSON.stringify(fresh)
-          )
-            problems.push(`${where}: the next start read ${JSON.stringify(loaded)}`);
-          if (next.stderr.includes("invalid")) problems.push(`${where}: ${next.stderr.trim()}`);
-          const left = await leftovers(t.paths.executorHome);
-          if (left.length > 0) problems.push(`${where}: the next start left ${left.join(", ")}`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+      const problems = await atEveryStep(["sessions", "2=resume-two"], "kill", async (t, n, where) => {
+        const found: string[] = [];
+        const killed = await run(t, ["sessions", "2=resume-two"], n);
+        if (killed.signal !== "SIGKILL") found.push(`${where}: not killed (${killed.code})`);
+        const next = await run(t, ["sessions"], null);
+        const { loaded } = firstLine<{ loaded: Record<string, string> }>(next.stdout);
+        if (
+          JSON.stringify(loaded) !== JSON.stringify(old) &&
+          JSON.stringify(loaded) !== JSON.stringify(fresh)
+        )
+          found.push(`${where}: the next start read ${JSON.stringify(loaded)}`);
+        if (next.stderr.includes("invalid")) found.push(`${where}: ${next.stderr.trim()}`);
+        found.push(...(await leftoverProblems(t, `${where}: the next start`)));
+        return found;
+      });
       expect(problems).toEqual([]);
     },
   );
@@ -86,31 +95,19 @@ describe.skipIf(otherUserUnavailable)("the runner's resume ids and outbox under 
     "resume ids: a full disk at any step is a warning that says so, and the file stays as it was",
     { timeout: 300_000 },
     async () => {
-      const whole = await copyHome(template, "gh-fault-rf-");
-      const recorded = await run(whole, ["sessions", "2=resume-two"], null);
-      await whole.cleanup();
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-rf-");
-        const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        try {
-          const file = agentSessionsFile(t.paths.executorHome);
-          const before = await fs.readFile(file, "utf8");
-          const full = await run(t, ["sessions", "2=resume-two"], n, "enospc");
-          if (full.code !== 0) problems.push(`${where}: the runner failed: ${full.stderr}`);
-          const after = await fs.readFile(file, "utf8");
-          if (after !== before && !after.includes("resume-two")) problems.push(`${where}: the file changed`);
-          if (
-            after === before &&
-            !/no space left on the disk that holds .*Free some space there/.test(full.stderr)
-          )
-            problems.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
-          const left = await leftovers(t.paths.executorHome);
-          if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+      const problems = await atEveryStep(["sessions", "2=resume-two"], "enospc", async (t, n, where) => {
+        const found: string[] = [];
+        const file = agentSessionsFile(t.paths.executorHome);
+        const before = await fs.readFile(file, "utf8");
+        const full = await run(t, ["sessions", "2=resume-two"], n, "enospc");
+        if (full.code !== 0) found.push(`${where}: the runner failed: ${full.stderr}`);
+        const after = await fs.readFile(file, "utf8");
+        if (after !== before && !after.includes("resume-two")) found.push(`${where}: the file changed`);
+        if (after === before && !DISK_FULL_MESSAGE.test(full.stderr))
+          found.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
+        found.push(...(await leftoverProblems(t, where)));
+        return found;
+      });
       expect(problems).toEqual([]);
     },
   );
@@ -133,31 +130,21 @@ describe.skipIf(otherUserUnavailable)("the runner's resume ids and outbox under 
     "outbox: keeping a result killed at any step leaves it whole or absent, and the next start delivers it at most once",
     { timeout: 300_000 },
     async () => {
-      const whole = await copyHome(template, "gh-fault-rf-");
-      const recorded = await run(whole, ["outbox", "keep", "102"], null);
-      await whole.cleanup();
-      expect(recorded.code, recorded.stderr).toBe(0);
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-rf-");
-        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        try {
-          await run(t, ["outbox", "keep", "102"], n);
-          const next = await run(t, ["outbox", "flush"], null);
-          const sent = next.stdout
-            .split("\n")
-            .filter((l) => l.startsWith('{"sent"'))
-            .map((l) => (JSON.parse(l) as { subtask: number }).subtask);
-          if (!(JSON.stringify(sent) === "[101]" || JSON.stringify(sent) === "[101,102]"))
-            problems.push(`${where}: the next start sent ${JSON.stringify(sent)}`);
-          if (next.stderr.includes("unreadable")) problems.push(`${where}: ${next.stderr.trim()}`);
-          const left = await fs.readdir(path.join(t.paths.executorHome, "outbox"));
-          if (left.length > 0)
-            problems.push(`${where}: after delivery the outbox still holds ${left.join(", ")}`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+      const problems = await atEveryStep(["outbox", "keep", "102"], "kill", async (t, n, where) => {
+        const found: string[] = [];
+        await run(t, ["outbox", "keep", "102"], n);
+        const next = await run(t, ["outbox", "flush"], null);
+        const sent = next.stdout
+          .split("\n")
+          .filter((l) => l.startsWith('{"sent"'))
+          .map((l) => (JSON.parse(l) as { subtask: number }).subtask);
+        if (!(JSON.stringify(sent) === "[101]" || JSON.stringify(sent) === "[101,102]"))
+          found.push(`${where}: the next start sent ${JSON.stringify(sent)}`);
+        if (next.stderr.includes("unreadable")) found.push(`${where}: ${next.stderr.trim()}`);
+        const left = await fs.readdir(path.join(t.paths.executorHome, "outbox"));
+        if (left.length > 0) found.push(`${where}: after delivery the outbox still holds ${left.join(", ")}`);
+        return found;
+      });
       expect(problems).toEqual([]);
     },
   );
@@ -166,28 +153,17 @@ describe.skipIf(otherUserUnavailable)("the runner's resume ids and outbox under 
     "outbox: a full disk at any step keeps the result in memory with a warning that says so, and no half file",
     { timeout: 300_000 },
     async () => {
-      const whole = await copyHome(template, "gh-fault-rf-");
-      const recorded = await run(whole, ["outbox", "keep", "102"], null);
-      await whole.cleanup();
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-rf-");
-        const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        try {
-          const full = await run(t, ["outbox", "keep", "102"], n, "enospc");
-          if (full.code !== 0) problems.push(`${where}: the runner failed: ${full.stderr}`);
-          const names = (await fs.readdir(path.join(t.paths.executorHome, "outbox"))).sort();
-          if (names.join() !== "101.json" && names.join() !== "101.json,102.json")
-            problems.push(`${where}: the outbox holds ${names.join(", ")}`);
-          if (
-            names.length === 1 &&
-            !/no space left on the disk that holds .*Free some space there/.test(full.stderr)
-          )
-            problems.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+      const problems = await atEveryStep(["outbox", "keep", "102"], "enospc", async (t, n, where) => {
+        const found: string[] = [];
+        const full = await run(t, ["outbox", "keep", "102"], n, "enospc");
+        if (full.code !== 0) found.push(`${where}: the runner failed: ${full.stderr}`);
+        const names = (await fs.readdir(path.join(t.paths.executorHome, "outbox"))).sort();
+        if (names.join() !== "101.json" && names.join() !== "101.json,102.json")
+          found.push(`${where}: the outbox holds ${names.join(", ")}`);
+        if (names.length === 1 && !DISK_FULL_MESSAGE.test(full.stderr))
+          found.push(`${where}: the warning does not say the disk is full: ${full.stderr.trim()}`);
+        return found;
+      });
       expect(problems).toEqual([]);
     },
   );

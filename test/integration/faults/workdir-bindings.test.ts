@@ -6,8 +6,14 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkdirBindingsFileSchema } from "../../../src/core/workdir/io/bindings.js";
-import { copyHome, filesUnder, giveToOtherUser, mountFullDisk } from "../../support/fault-homes.js";
-import { describeFsStep, leftovers, runWithFault } from "../../support/fault-run.js";
+import { copyHome, filesUnder, giveToOtherUser, onFullDisk } from "../../support/fault-homes.js";
+import {
+  leftoverProblems,
+  leftovers,
+  problemsAtEveryStep,
+  refusedWhole,
+  runWithFault,
+} from "../../support/fault-run.js";
 import { otherUserUnavailable } from "../../support/other-user.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { runCli } from "../../support/cli.js";
@@ -54,26 +60,25 @@ describe.skipIf(otherUserUnavailable)("the workdir bindings under faults", () =>
       const folder = (JSON.parse(recorded.stdout) as { cwd: string }).cwd.replace(whole.home, "");
       await whole.cleanup();
       expect(after).toEqual([...before, "2=workspace/2"]);
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-wd-");
-        const where = `kill before step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        try {
+      const problems = await problemsAtEveryStep(
+        template,
+        "gh-fault-wd-",
+        recorded,
+        "kill",
+        async (t, n, where) => {
+          const found: string[] = [];
           const killed = await run(t, RESOLVE("2"), n);
-          if (killed.signal !== "SIGKILL") problems.push(`${where}: not killed (${killed.code})`);
+          if (killed.signal !== "SIGKILL") found.push(`${where}: not killed (${killed.code})`);
           const now = await bound(t).catch((error: Error) => `half-written: ${error.message}`);
           if (JSON.stringify(now) !== JSON.stringify(before) && JSON.stringify(now) !== JSON.stringify(after))
-            problems.push(`${where}: neither old nor new: ${JSON.stringify(now)}`);
+            found.push(`${where}: neither old nor new: ${JSON.stringify(now)}`);
           const again = await run(t, RESOLVE("2"), null);
-          if (again.code !== 0) problems.push(`${where}: the next resolve failed: ${again.stderr}`);
+          if (again.code !== 0) found.push(`${where}: the next resolve failed: ${again.stderr}`);
           else if ((JSON.parse(again.stdout) as { cwd: string }).cwd.replace(t.home, "") !== folder)
-            problems.push(`${where}: the next resolve gave another folder: ${again.stdout}`);
-          const left = await leftovers(t.paths.executorHome);
-          if (left.length > 0) problems.push(`${where}: the next resolve left ${left.join(", ")}`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+            found.push(`${where}: the next resolve gave another folder: ${again.stdout}`);
+          return [...found, ...(await leftoverProblems(t, `${where}: the next resolve`))];
+        },
+      );
       expect(problems).toEqual([]);
       expect(recorded.steps.length).toBeGreaterThan(4);
     },
@@ -86,44 +91,40 @@ describe.skipIf(otherUserUnavailable)("the workdir bindings under faults", () =>
       const whole = await copyHome(template, "gh-fault-wd-");
       const recorded = await run(whole, RESOLVE("2"), null);
       await whole.cleanup();
-      const problems: string[] = [];
-      for (let n = 1; n <= recorded.steps.length; n++) {
-        const t = await copyHome(template, "gh-fault-wd-");
-        const where = `disk full from step ${n} (${describeFsStep(recorded.steps[n - 1])})`;
-        try {
+      const problems = await problemsAtEveryStep(
+        template,
+        "gh-fault-wd-",
+        recorded,
+        "enospc",
+        async (t, n, where) => {
           const before = await fs.readFile(t.paths.workdirBindings, "utf8");
-          const userFiles = await filesUnder(path.join(t.home, "project"));
+          const userFolder = path.join(t.home, "project");
+          const userFiles = await filesUnder(userFolder);
           const full = await run(t, RESOLVE("2"), n, "enospc");
-          if (full.code === 0) {
-            if (!(await bound(t)).includes("2=workspace/2"))
-              problems.push(`${where}: reported success without the binding`);
-          } else {
-            if (!/no space left on the disk that holds .*Free some space there/.test(full.stderr))
-              problems.push(`${where}: the error does not say the disk is full: ${full.stderr.trim()}`);
-            if ((await fs.readFile(t.paths.workdirBindings, "utf8")) !== before)
-              problems.push(`${where}: the bindings file changed`);
-          }
-          if (JSON.stringify(await filesUnder(path.join(t.home, "project"))) !== JSON.stringify(userFiles))
-            problems.push(`${where}: the user's files changed`);
-          const left = await leftovers(t.paths.executorHome);
-          if (left.length > 0) problems.push(`${where}: left ${left.join(", ")}`);
-        } finally {
-          await t.cleanup();
-        }
-      }
+          if (full.code === 0)
+            return [
+              ...((await bound(t)).includes("2=workspace/2")
+                ? []
+                : [`${where}: reported success without the binding`]),
+              ...(JSON.stringify(await filesUnder(userFolder)) === JSON.stringify(userFiles)
+                ? []
+                : [`${where}: the user's files changed`]),
+              ...(await leftoverProblems(t, where)),
+            ];
+          return refusedWhole(t, where, full, {
+            file: t.paths.workdirBindings,
+            before,
+            userFolder,
+            userFiles,
+          });
+        },
+      );
       expect(problems).toEqual([]);
     },
   );
 
   it("a really full disk under E makes a resolve fail clearly, and it works once there is room", async (ctx) => {
-    const t = await copyHome(template, "gh-fault-wd-");
-    const disk = await mountFullDisk(t.paths.executorHome, { owner: 65534 });
-    if (typeof disk === "string") {
-      await t.cleanup();
-      ctx.skip(disk);
-      return;
-    }
-    try {
+    await onFullDisk(template, "gh-fault-wd-", ctx, async (t, disk) => {
       const before = await fs.readFile(t.paths.workdirBindings, "utf8");
       const full = await run(t, RESOLVE("2"), null);
       expect(full.code).not.toBe(0);
@@ -135,10 +136,7 @@ describe.skipIf(otherUserUnavailable)("the workdir bindings under faults", () =>
       const roomy = await run(t, RESOLVE("2"), null);
       expect(roomy.code, roomy.stderr).toBe(0);
       expect(await bound(t)).toContain("2=workspace/2");
-    } finally {
-      disk.unmount();
-      await t.cleanup();
-    }
+    });
   });
 
   it("a read-only E makes a resolve fail with an error that names the folder and what to do", async () => {
