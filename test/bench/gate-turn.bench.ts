@@ -1,7 +1,8 @@
-// gate.turn (bench.md): what the gate adds to each tool call of a real Claude Code turn. The turns run as
-// uid 65534 (setpriv) when this runs as root, so the `echo` calls never run as root: the measuring side
-// is gate-turn-driver.ts, started as that user, printing one BenchResult line. GH_GATE_TURN_CALLS (10)
-// and GH_GATE_TURN_ROUNDS (8) change the size; GH_CLAUDE_BIN another Claude Code.
+// gate.turn and gate.turn.codex (bench.md): what the gate adds to each tool call of a real Claude Code
+// turn, and of a real Codex turn. The turns run as uid 65534 (setpriv) when this runs as root, so the
+// `echo` calls never run as root: the measuring side is gate-turn-driver.ts, started as that user with the
+// agent's name, printing one BenchResult line. GH_GATE_TURN_CALLS (10) and GH_GATE_TURN_ROUNDS (8) change
+// the size; GH_CLAUDE_BIN and GH_CODEX_BIN another Claude Code or Codex.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -13,7 +14,7 @@ const DRIVER = path.join(here, "gate-turn-driver.js");
 const OTHER_UID = 65534;
 const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
 
-function runDriver(): Promise<BenchResult> {
+function runDriver(agent: "claude" | "codex"): Promise<BenchResult> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot && SETPRIV === null) throw new Error("gate.turn needs setpriv to run its turns as uid 65534");
   const argv = asRoot
@@ -25,14 +26,15 @@ function runDriver(): Promise<BenchResult> {
         "--",
         process.execPath,
         DRIVER,
+        agent,
       ]
-    : [process.execPath, DRIVER];
+    : [process.execPath, DRIVER, agent];
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: "/",
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
-        ...pick("GH_GATE_TURN_CALLS", "GH_GATE_TURN_ROUNDS", "GH_CLAUDE_BIN"),
+        ...pick("GH_GATE_TURN_CALLS", "GH_GATE_TURN_ROUNDS", "GH_CLAUDE_BIN", "GH_CODEX_BIN"),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -43,7 +45,8 @@ function runDriver(): Promise<BenchResult> {
     child.on("error", reject);
     child.on("close", (code) => {
       const line = out.trim().split("\n").at(-1) ?? "";
-      if (code !== 0 || !line) reject(new Error(`gate.turn's driver failed (${code}): ${err.slice(-2000)}`));
+      if (code !== 0 || !line)
+        reject(new Error(`gate.turn's driver (${agent}) failed (${code}): ${err.slice(-2000)}`));
       else resolve(JSON.parse(line) as BenchResult);
     });
   });
@@ -53,4 +56,7 @@ function pick(...names: string[]): Record<string, string> {
   return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]!]] : [])));
 }
 
-export const benchmarks: Benchmark[] = [{ name: "gate.turn", run: runDriver }];
+export const benchmarks: Benchmark[] = [
+  { name: "gate.turn", run: () => runDriver("claude") },
+  { name: "gate.turn.codex", run: () => runDriver("codex") },
+];
