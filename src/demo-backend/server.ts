@@ -179,13 +179,7 @@ export class TestBackend {
     });
     // The default namespace must not answer: a device that forgot the namespace would look connected.
     this.setUpNamespace(io.of("/local-executor"));
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(this.port, this.host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    await listenRetryingBusyPort(server, this.port, this.host);
     this.port = (server.address() as AddressInfo).port;
     this.http = server;
     this.io = io;
@@ -581,4 +575,29 @@ export async function startTestBackend(options: TestBackendOptions = {}): Promis
   const backend = new TestBackend(options);
   await backend.start();
   return backend;
+}
+
+/**
+ * Listens on `port` (0: any). A restart listens again on the port it had: between the stop and the
+ * start another process may hold it for a moment (an outgoing connection given it as its local port),
+ * so a busy port is tried again for a while before the start fails.
+ */
+async function listenRetryingBusyPort(server: http.Server, port: number, host: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || port === 0 || Date.now() > deadline)
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }

@@ -152,7 +152,8 @@ describe.skipIf(otherUserUnavailable !== null)("web terminals", () => {
     expect(ack).toMatchObject({ success: true, path: project });
     const id = String(ack.session_id);
     expect(app.services.terminals!.list()[0]).toMatchObject({ decidedBy: expect.stringMatching(/^rule:/) });
-    expect(existsSync(started)).toBe(true); // the same shell the refusals above never started
+    // the same shell the refusals above never started (the wrapper notes its start as it runs)
+    await waitFor(() => existsSync(started), { what: "the shell to start" });
     // the shell runs and prints before anyone attached: the backend hears nothing yet
     app.backend.terminals.input(id, "touch typed-before-attach; id -u; stty size\r");
     await waitFor(() => existsSync(path.join(project, "typed-before-attach")), {
@@ -215,7 +216,7 @@ describe.skipIf(otherUserUnavailable !== null)("web terminals", () => {
     const ack = await app.backend.startTerminal(DEVICE_ID, { path: project });
     const id = String(ack.session_id);
     await app.backend.terminals.attach(id);
-    const pid = app.services.terminals!.list()[0]!.pid;
+    const pid = app.services.terminals!.list().find((v) => v.sessionId === id)!.pid;
     expect(app.services.terminals!.close(id)).toBe(true);
     await waitFor(() => app.backend.terminals.browser(id).exits.length === 1, { what: "terminal:exit" });
     expect(app.backend.terminals.browser(id).exits[0]).toMatchObject({
@@ -239,8 +240,8 @@ describe.skipIf(otherUserUnavailable !== null)("web terminals", () => {
   it("never outlives the connection that opened it", async () => {
     await setEntries([entryForProject()]);
     const ack = await app.backend.startTerminal(DEVICE_ID, { path: project });
-    const pid = app.services.terminals!.list()[0]!.pid;
     expect(ack.success).toBe(true);
+    const pid = app.services.terminals!.list().find((v) => v.sessionId === ack.session_id)!.pid;
     await app.backend.restart();
     await waitFor(() => app.services.terminals!.list().length === 0, {
       what: "the terminal to close with its connection",
