@@ -6,6 +6,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { waitFor } from "../../support/wait-for.js";
 import type { Presenter } from "../../../src/approval-server/broker.js";
 import { computeMac, newNonce } from "../../../src/approval-server/frame-auth.js";
 import { computeTaskProof } from "../../../src/approval-server/task-proof.js";
@@ -72,6 +73,8 @@ describe("a request's provenance", () => {
       source: "claude-hook",
     });
     expect(prompts[0]!.verified).toEqual({ taskId: "41", runtime: "claude-code", agent: "claude-code" });
+    // the audit line is written after the reply: wait for it
+    await waitFor(() => g.auditLines().length > 0, { what: "the audit line" });
     expect(g.auditLines().map((l) => [l.command, l.decidedBy, l.verified])).toEqual([
       ["touch marker", "user", { taskId: "41", runtime: "claude-code", agent: "claude-code" }],
     ]);
@@ -83,6 +86,7 @@ describe("a request's provenance", () => {
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toMatchObject({ sessionKey: "task:41", source: "claude-hook" });
     expect(prompts[0]!.verified).toBeUndefined();
+    await waitFor(() => g.auditLines().length > 0, { what: "the audit line" });
     expect(g.auditLines()[0]).not.toHaveProperty("verified");
   });
 

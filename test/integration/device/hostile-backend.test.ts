@@ -45,6 +45,11 @@ describe("a hostile backend's acks", () => {
     h = await startHarness();
     await h.device.start();
     await h.waitForState("registered");
+    // "later" heartbeats: the one right after registering is part of registering (one failure there
+    // ends the session at once), so the bad replies start only once it has been answered
+    await waitFor(() => h!.states.some((s) => s.state === "registered" && s.lastHeartbeatAt), {
+      what: "the first heartbeat after registering",
+    });
     const registrations = h.backend.device(h.deviceId)!.registrations;
     h.backend.behaviour.heartbeatRawReply = DEEP_ERROR_ACK;
     await waitFor(
