@@ -200,7 +200,8 @@ describe.skipIf(skip)("deliberate approval", () => {
     await expect(scope.textContent()).resolves.toContain(`only ${rm}`);
     await expect(scope.textContent()).resolves.toContain("only arguments matching ^-rf build$");
     await expect(scope.textContent()).resolves.toContain(`only in ${a.t.home}`);
-    await expect(scope.textContent()).resolves.toContain("only local");
+    // Who asks is only claimed over the socket: the grant is saved for every agent, and the scope says so.
+    await expect(scope.textContent()).resolves.toContain("Agents: every agent");
 
     await page.getByRole("checkbox", { name: "Only these exact arguments" }).uncheck();
     await expect(scope.textContent()).resolves.toContain(
@@ -211,7 +212,7 @@ describe.skipIf(skip)("deliberate approval", () => {
     const answer = await reply;
     expect(answer.status === "ok" && answer.body).toMatchObject({ decision: "allow-always" });
     const file = ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
-    expect((file.agents.local?.allowlist ?? []).map((e) => [e.pattern, e.argPattern, e.cwd])).toEqual([
+    expect((file.agents["*"]?.allowlist ?? []).map((e) => [e.pattern, e.argPattern, e.cwd])).toEqual([
       [rm, "^-rf build$", a.t.home],
     ]);
   });
@@ -235,7 +236,7 @@ describe.skipIf(skip)("deliberate approval", () => {
     const after = Date.now();
     expect(answer.status === "ok" && answer.body).toMatchObject({ decision: "allow-always" });
     const file = ApprovalsFileSchema.parse(JSON.parse(await fs.readFile(a.t.paths.approvals, "utf8")));
-    const [saved, ...others] = file.agents.local?.allowlist ?? [];
+    const [saved, ...others] = file.agents["*"]?.allowlist ?? [];
     expect(others).toEqual([]);
     expect(saved).toMatchObject({ pattern: uname, cwd: a.t.home, usesLeft: 2, source: "allow-always" });
     const day = 24 * 60 * 60 * 1000;
@@ -293,7 +294,7 @@ describe.skipIf(skip)("deliberate approval", () => {
       { what: "the command scrolled to its end" },
     );
     await expect(page.getByRole("dialog").textContent()).resolves.toContain(
-      "claude-code · Claude Code hook (as its client says; Gatehouse cannot verify this)",
+      "claude-code · Claude Code hook (as its client says; Gatehouse cannot verify this, so the least-trusted agent's rules apply)",
     );
     await page.keyboard.press("Escape");
     await reply;

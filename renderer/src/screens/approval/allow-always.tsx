@@ -76,6 +76,11 @@ export function draftsOf(prompt: PromptView, exactArgs: boolean): DraftEntry[] {
 
 const GLOB = /[*?[\]{}]/;
 
+/** Whose allowlist the entry goes to: an unproven request's grant is saved for every agent (gate.ts). */
+function savedFor(prompt: PromptView): string {
+  return prompt.explanation.identity === "unproven" ? "*" : prompt.agentId;
+}
+
 function ScopeLine(props: { label: string; wide: boolean; children: string }) {
   return (
     <li className={props.wide ? "scope-wide" : undefined}>
@@ -175,8 +180,8 @@ function McpDraftRow(props: {
             ? "any number"
             : `the next ${draft.usesLeft === 1 ? "call" : `${draft.usesLeft} calls`}, then it asks again`}
         </ScopeLine>
-        <ScopeLine label="Agents" wide={prompt.agentId === "*"}>
-          {prompt.agentId === "*" ? "every agent" : `only ${prompt.agentId}`}
+        <ScopeLine label="Agents" wide={savedFor(prompt) === "*"}>
+          {savedFor(prompt) === "*" ? "every agent" : `only ${prompt.agentId}`}
         </ScopeLine>
       </ul>
       <LimitSelects id={`entry-${index}`} draft={draft} onChange={props.onChange} />
@@ -218,7 +223,7 @@ function ProgramDraftRow(props: {
       <legend>
         Entry {index + 1}: <span className="mono">{segment?.argv.join(" ") ?? draft.pattern}</span>
       </legend>
-      <ScopeSummary draft={draft} agentId={prompt.agentId} program={program} />
+      <ScopeSummary draft={draft} agentId={savedFor(prompt)} program={program} />
       <div className="scope-narrow">
         {exact !== null ? (
           <label>
