@@ -1,6 +1,7 @@
 // Pending approvals: the list (oldest first) and the person's decision. Edited allow-always entries
 // are checked before anything is decided, so a bad edit is reported instead of silently running once.
 import { allowAlwaysProblem, validateEntry } from "../../core/approvals/index.js";
+import { cleanDenyReason } from "../../shared/deny-reason.js";
 import type { ConfirmedEntry } from "../../shared/schemas/prompt.js";
 import { promptView } from "../prompt-view.js";
 import type { HandlerContext, Handlers } from "./types.js";
@@ -10,7 +11,7 @@ export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.li
   return {
     "prompts.list": async () => ({ prompts: broker.list().map(promptView) }),
 
-    "prompts.decide": async ({ id, decision, entries }) => {
+    "prompts.decide": async ({ id, decision, entries, reason }) => {
       const pending = broker.list().find((p) => p.id === id);
       if (!pending) {
         return {
@@ -42,9 +43,11 @@ export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.li
           if (!checked.ok) return { ok: false, reason: checked.reason, segment: entry.segment };
         }
       }
+      const denyReason = decision === "deny" ? cleanDenyReason(reason) : null;
       const answered = broker.decide(id, {
         decision,
         ...(decision === "allow-always" && confirmed ? { entries: confirmed } : {}),
+        ...(denyReason !== null ? { denyReason } : {}),
       });
       if (!answered) {
         return {

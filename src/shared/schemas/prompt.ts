@@ -3,6 +3,7 @@
 // same fields plus what main derives for display). A field added to PromptRequestSchema reaches the
 // dialog without any code in between changing.
 import { z } from "zod";
+import { DENY_REASON_MAX } from "../deny-reason.js";
 import {
   CommandInputSchema,
   ExplanationSchema,
@@ -73,6 +74,8 @@ export const PromptAnswerSchema = z.object({
   decision: PromptDecisionSchema,
   /** For allow-always: the entries the person confirmed (possibly edited from `proposedEntries`). */
   entries: z.array(ConfirmedEntrySchema).optional(),
+  /** For deny: what the person told the agent, already cleaned (shared/deny-reason.ts). */
+  denyReason: z.string().max(DENY_REASON_MAX).optional(),
 });
 export type PromptAnswer = z.infer<typeof PromptAnswerSchema>;
 
