@@ -27,6 +27,13 @@ describe.skipIf(skip)("elevated mode in the app", () => {
     const section = page.getByRole("region", { name: "Elevated mode" });
     await section.getByText("Off: every agent follows the policy.").waitFor();
     await section.getByRole("button", { name: "Elevate every agent for 15 min" }).click();
+    // Never one click: one sentence says what it means (who, how long, until when) and asks to confirm.
+    const confirm = section.getByRole("group", { name: "Confirm elevated mode" });
+    await expect(confirm.textContent()).resolves.toMatch(
+      /Every agent will run every command without asking you for 15 min, until .+\./,
+    );
+    expect(await elevatedInFile(a.t.paths.approvals)).toBeUndefined();
+    await confirm.getByRole("button", { name: "Yes, elevate" }).click();
     await section
       .getByText(/Every agent runs everything without asking \(security=full\): 1[45] min \d\d s left/)
       .waitFor();

@@ -76,6 +76,8 @@ export function StatusScreen(props: {
   const [problem, setProblem] = useState<string | null>(null);
   const [elevateWho, setElevateWho] = useState<string>(ELEVATION_AGENTS[0].agentId);
   const [elevateFor, setElevateFor] = useState<number>(ELEVATION_DURATIONS[0].forMs);
+  // Elevation is never one click (issue 32): the choice is said in one sentence and confirmed.
+  const [confirming, setConfirming] = useState(false);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
@@ -113,6 +115,7 @@ export function StatusScreen(props: {
           () => ({ ok: true as const }),
           (e: Error) => ({ ok: false as const, reason: e.message }),
         );
+    setConfirming(false);
     setProblem(result.ok ? null : result.reason);
     status.reload();
   };
@@ -161,10 +164,31 @@ export function StatusScreen(props: {
                   </option>
                 ))}
               </select>
-              <button type="button" className="button danger" onClick={() => void changeElevation(true)}>
+              <button
+                type="button"
+                className="button danger"
+                onClick={() => setConfirming(true)}
+                disabled={confirming}
+              >
                 Elevate {elevationWho(elevateWho)} for {elevationDuration(elevateFor)}
               </button>
             </div>
+            {confirming ? (
+              <div className="elevation-confirm" role="group" aria-label="Confirm elevated mode">
+                <Message tone="warn">
+                  {elevateWho === "*" ? "Every agent" : `Agent ${elevateWho}`} will run every command without
+                  asking you for {elevationDuration(elevateFor)}, until {clock(Date.now() + elevateFor)}.
+                </Message>
+                <div className="button-row">
+                  <button type="button" className="button" onClick={() => setConfirming(false)}>
+                    Cancel
+                  </button>
+                  <button type="button" className="button danger" onClick={() => void changeElevation(true)}>
+                    Yes, elevate
+                  </button>
+                </div>
+              </div>
+            ) : null}
           </>
         ) : (
           elevated.map((e) => (
