@@ -49,6 +49,23 @@ describe.skipIf(skip)("elevated mode in the app", () => {
     ]);
   });
 
+  it("the approval window shows elevated mode with the time left, and ends it in one click", async () => {
+    const a = await suite.startApp({ approvals: ASK_ME });
+    await a.services.approvals.elevate("*", Date.now() + 10 * 60_000, "test");
+    const { page } = await suite.open(a, "approval");
+    const bar = page.getByRole("region", { name: "Elevated mode" });
+    await bar
+      .getByText(/Elevated: every agent runs every command without asking, (10 min 00|9 min \d\d) s left/)
+      .waitFor();
+    await bar.getByRole("button", { name: "End elevated mode" }).click();
+    await waitFor(async () => (await elevatedInFile(a.t.paths.approvals)) === undefined, {
+      what: "elevated mode to end",
+    });
+    await waitFor(async () => (await page.getByRole("region", { name: "Elevated mode" }).count()) === 0, {
+      what: "the bar to go",
+    });
+  });
+
   it("the approval dialog warns that elevated mode is on when a request is decided under it", async () => {
     const a = await suite.startApp({
       approvals: { defaults: { security: "allowlist", ask: "always", askFallback: "deny" } },

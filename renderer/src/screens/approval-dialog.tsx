@@ -17,6 +17,7 @@ import { countdown, fallbackOutcome, reasonWords, runtimeWords, sourceWords, whe
 import { confirmedOf, draftsOf, EntryDraftRow, type DraftEntry } from "./approval/allow-always.js";
 import { hasDanger, RiskBanner } from "./approval/risk-banner.js";
 import { DENY_REASON_MAX } from "../../../src/shared/deny-reason.js";
+import { ElevatedBar } from "./approval/elevated-bar.js";
 import { useArming, type Arming } from "./approval/use-arming.js";
 
 export function usePendingPrompts(): { prompts: PromptView[]; error: string | null } {
@@ -207,6 +208,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   if (!prompt) {
     return (
       <div className="approval approval-empty">
+        <ElevatedBar />
         <Notice tone="warn" text={notice} />
         <h1>No approvals waiting</h1>
         <p className="muted">When an agent asks to run a command that needs you, it shows up here.</p>
@@ -230,6 +232,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       aria-labelledby="approval-title"
       aria-describedby="approval-why"
     >
+      <ElevatedBar />
       <Notice tone="info" text={notice} />
       <header className="approval-header">
         <h1 id="approval-title" ref={title} tabIndex={-1}>

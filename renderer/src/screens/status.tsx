@@ -15,7 +15,7 @@ import {
 } from "../components/common.js";
 import { Button } from "../components/buttons.js";
 import { ProtectionSummary, useProtection } from "../components/protection.js";
-import { clock, plural, relativeTime } from "../words.js";
+import { clock, plural, relativeTime, timeLeft } from "../words.js";
 import {
   ELEVATION_AGENTS,
   ELEVATION_DURATIONS,
@@ -49,15 +49,6 @@ const NEXT_STEP: Partial<Record<ConnectionState["state"], string>> = {
   "sign-in-required": "Enter a new token in Settings",
   unconfigured: "Set up the backend in Settings",
 };
-
-/** `14 min 05 s` left: the elevated time that remains, to the second. */
-function timeLeft(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  const minutes = Math.floor(seconds / 60);
-  const hours = Math.floor(minutes / 60);
-  if (hours > 0) return `${hours} h ${minutes % 60} min`;
-  return minutes > 0 ? `${minutes} min ${String(seconds % 60).padStart(2, "0")} s` : `${seconds} s`;
-}
 
 export function StatusScreen(props: {
   pending: number;
