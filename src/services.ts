@@ -15,6 +15,7 @@ import { socketAddress } from "./approval-server/socket-path.js";
 import { approvalsFileTokenSource } from "./approval-server/token-source.js";
 import { ApprovalsStore } from "./core/approvals/index.js";
 import { CapabilitySync } from "./core/capabilities/index.js";
+import { neverBackwards } from "./core/clock.js";
 import type { Logger } from "./core/log.js";
 import type { AppPaths, Env } from "./core/paths.js";
 import { explainCommand, ownFilesOf } from "./core/policy/index.js";
@@ -46,6 +47,10 @@ import {
 import { defaultGatehouseCommand } from "./executor/tasks/gatehouse-command.js";
 import type { DeviceFacts } from "./executor/tasks/deps.js";
 import { TaskKeys } from "./executor/tasks/task-keys.js";
+import type { ClaudeHttpHookPort, RunnerHookTask } from "./executor/tasks/deps.js";
+import { HttpHookServer } from "./approval-server/http-hook.js";
+import { honoursHttpHookBlock } from "./core/runtime/index.js";
+import { decideRunnerHook } from "./cli/hook/runner-hook.js";
 import { TaskRunner } from "./executor/tasks/task-runner.js";
 import { sweepRuntimeFolders, sweepTaskClaudeHomes } from "./executor/tasks/task-files.js";
 import { resolveAuthToken } from "./secrets/auth-token.js";
@@ -118,6 +123,8 @@ export interface Services {
   terminals: TerminalSessions | null;
   /** The provenance keys of the agent tasks running now (the approval server checks task proofs with them). */
   taskKeys: TaskKeys;
+  /** The runner's HTTP hook for Claude Code tasks (issue 29): listening while the app runs. */
+  httpHook: HttpHookServer<RunnerHookTask>;
   /** Whether the approval socket is listening now. */
   listening(): boolean;
   /** Creates the approvals file on first run and listens on the approval socket. */
@@ -154,6 +161,8 @@ export function createServices(options: ServicesOptions): Services {
     void tracked.finally(() => backgroundWork.delete(tracked));
   };
   const usage = new UsageRecorder(approvals, logger.child("usage"), { now });
+  // Decisions read lifetimes (entries' end times, elevated mode) on a clock that is never set back.
+  const decisionNow = neverBackwards(now);
   const gateDeps: Omit<GateDeps, "prompt"> = {
     approvals,
     audit,
@@ -162,7 +171,7 @@ export function createServices(options: ServicesOptions): Services {
     ownFiles: ownFilesOf(paths),
     inheritSettings,
     home: paths.home,
-    now,
+    now: decisionNow,
     logger: logger.child("gate"),
     background,
     usage,
@@ -176,7 +185,7 @@ export function createServices(options: ServicesOptions): Services {
         home: paths.home,
         ownFiles: ownFilesOf(paths),
         approvals: await approvals.load(),
-        now: now(),
+        now: decisionNow(),
       }),
     decide: (request, prompt) => decideCommand(request, { ...gateDeps, prompt }),
     decideFile: (request, prompt) =>
@@ -193,8 +202,29 @@ export function createServices(options: ServicesOptions): Services {
   // The device side owns the workdir service, which also decides where socket `exec.run`s run.
   // (Read by `gate.decideFile` at call time, after it is built here.)
   const taskKeys = new TaskKeys();
+  // Claude Code's calls decided in-process (issue 29): the task's hook token proves who asks; the
+  // handler is the approval socket's own `approval.request` (bound below, once it exists).
+  let handlers: ReturnType<typeof createRequestHandlers> | null = null;
+  const httpHook = new HttpHookServer<RunnerHookTask>({
+    logger: logger.child("http-hook"),
+    decide: (task, input, signal) =>
+      decideRunnerHook(
+        {
+          paths,
+          logger: logger.child("hook"),
+          approvalRequest: (body, ctx) =>
+            handlers?.["approval.request"]?.(body, ctx) ?? {
+              error: "internal",
+              message: "Gatehouse is starting",
+            },
+        },
+        task,
+        input,
+        signal,
+      ),
+  });
   const side: DeviceSide | null = options.device
-    ? createDeviceSide(options, options.device, gateDeps, broker, taskKeys)
+    ? createDeviceSide(options, options.device, gateDeps, broker, taskKeys, claudeHttpHookPort(httpHook))
     : null;
   const cwdResolver =
     options.cwdResolver ??
@@ -206,14 +236,14 @@ export function createServices(options: ServicesOptions): Services {
   const approvalServer = new ApprovalServer({
     executorHome: paths.executorHome,
     tokens,
-    handlers: createRequestHandlers({
+    handlers: (handlers = createRequestHandlers({
       gate,
       broker,
       home: paths.home,
       defaultCwd: paths.defaultWorkspaceRoot,
       cwdResolver,
       skills: side?.skills ?? null,
-    }),
+    })),
     logger: logger.child("socket"),
     tasks: taskKeys.lookup,
     ...(options.limits ? { limits: options.limits } : {}),
@@ -237,6 +267,7 @@ export function createServices(options: ServicesOptions): Services {
     tasks: side?.tasks ?? null,
     terminals: side?.terminals ?? null,
     taskKeys,
+    httpHook,
     listening: () => listening,
     async start() {
       const warnings: string[] = [];
@@ -259,11 +290,16 @@ export function createServices(options: ServicesOptions): Services {
       if (result.status !== "listening") return result;
       listening = true;
       for (const warning of warnings) logger.warn(warning);
-      if (side) await side.start();
+      if (side) {
+        // Before the backend connects: a task's first turn may use it.
+        await httpHook.start();
+        await side.start();
+      }
       return { status: "listening", address: result.address, warnings };
     },
     async stop() {
       if (side) await side.stop();
+      await httpHook.close();
       taskKeys.clear();
       broker.close();
       await approvalServer.close();
@@ -296,6 +332,7 @@ function createDeviceSide(
   gateDeps: Omit<GateDeps, "prompt">,
   broker: PromptBroker,
   taskKeys: TaskKeys,
+  claudeHttpHook: ClaudeHttpHookPort,
 ): DeviceSide {
   const { env, paths, logger } = options;
   const secrets =
@@ -327,6 +364,7 @@ function createDeviceSide(
     workdir,
     skills,
     taskKeys,
+    claudeHttpHook,
     gatehouseCommand: device.gatehouseCommand ?? defaultGatehouseCommand(),
     // A task's attachments: the capability packages' downloader, its limits and origin rule.
     downloadAttachment: httpPackageDownloader(),
@@ -488,5 +526,28 @@ function workdirCwdResolver(workdir: WorkdirService): CwdResolver {
       if (error instanceof WorkdirFatal) return { ok: false, message: error.message };
       throw error;
     }
+  };
+}
+
+/**
+ * Claude Code turns through the runner's HTTP hook when the CLI blocks a call whose hook fails (issue 29);
+ * else the command hook, with the reason for the task's progress.
+ */
+function claudeHttpHookPort(server: HttpHookServer<RunnerHookTask>): ClaudeHttpHookPort {
+  return {
+    // the version the task's support check read (agent-cli-probe.ts)
+    async grantFor(version) {
+      if (!honoursHttpHookBlock(version))
+        return {
+          ok: false,
+          why: `Gatehouse gates this turn with its command hook (slower): Claude Code ${version ?? "of an unknown version"} does not block a tool call when an HTTP hook fails, so the faster HTTP hook would not keep the gate closed.`,
+        };
+      if (server.origin === null)
+        return {
+          ok: false,
+          why: "Gatehouse gates this turn with its command hook: its HTTP hook is not serving.",
+        };
+      return { ok: true, grant: server.grant() };
+    },
   };
 }

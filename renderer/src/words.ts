@@ -39,6 +39,8 @@ export const FLAG_WORDS: Record<string, string> = {
   "dynamic-argument": "passes a tool words known only when it runs",
   "tool-option": "uses an option that runs a program or writes a file",
   "own-files": "reads or changes Gatehouse's own files (its policy and secrets)",
+  "protected-files": "reads credentials, an agent's settings or another program's memory",
+  "unknown-file": "opens a file that is known only when it runs",
 };
 
 export const SOURCE_WORDS: Record<string, string> = {

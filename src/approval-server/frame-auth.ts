@@ -144,6 +144,13 @@ export type NonceCheck = "fresh" | "replay" | "full";
  */
 export class NonceCache {
   private readonly seen = new Map<string, number>();
+  /**
+   * The latest timestamp a forgotten nonce's frame can carry (its acceptance + FRAME_MAX_AHEAD_MS). A
+   * nonce is forgotten once the wall clock passed its memory; if the clock is then set back, its frame
+   * would pass the clock check again with nothing left to recognise it: frames dated at or before this
+   * are refused (issue 30: a clock stepped forward, then back, reopened a replay).
+   */
+  private forgotten = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly capacity = 200_000,
@@ -152,6 +159,11 @@ export class NonceCache {
 
   get size(): number {
     return this.seen.size;
+  }
+
+  /** Frames dated at or before this may carry a nonce that was forgotten (see `forgotten`). */
+  get forgottenUpTo(): number {
+    return this.forgotten;
   }
 
   /** Records `nonce` when it is new and there is room. */
@@ -170,6 +182,7 @@ export class NonceCache {
     for (const [nonce, until] of this.seen) {
       if (now <= until) break;
       this.seen.delete(nonce);
+      this.forgotten = Math.max(this.forgotten, until - this.rememberMs + FRAME_MAX_AHEAD_MS);
     }
   }
 }

@@ -358,7 +358,8 @@ export class ApprovalServer {
     const frame = parsed.data;
     const token = this.options.tokens.current();
     const now = this.now();
-    const time = checkFrameTime(frame.ts, now, this.startedAt);
+    const time =
+      frame.ts <= this.nonces.forgottenUpTo ? "forgotten" : checkFrameTime(frame.ts, now, this.startedAt);
     if (time !== "ok") {
       this.refuse(conn, frame.id, "expired", true, TIME_MESSAGES[time]);
       return;
@@ -608,7 +609,10 @@ export class ApprovalServer {
   }
 }
 
-const TIME_MESSAGES: Record<Exclude<FrameTime, "ok">, string> = {
+const TIME_MESSAGES: Record<Exclude<FrameTime, "ok"> | "forgotten", string> = {
+  forgotten:
+    "the frame is dated at or before requests this server no longer remembers (the system clock was set " +
+    "back: wait until it passes that time again)",
   "before-start":
     "the frame is dated before this server started (a frame for an earlier run is never accepted; if the " +
     "system clock was set back, wait until it passes the start time again or restart Gatehouse)",

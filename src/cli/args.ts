@@ -17,6 +17,44 @@ export function parseCommandArgs<const T extends ParseArgsConfig>(
   }
 }
 
+/**
+ * The options several commands take, each declared once: a command names the ones it takes
+ * (`parseCommandLine`) and reads them with the helpers below, so `--agent` or `--timeout` mean the same
+ * everywhere.
+ */
+type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
+
+export const COMMON_OPTIONS = {
+  agent: { type: "string" },
+  cwd: { type: "string" },
+  timeout: { type: "string" },
+  shell: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  /** `--security` / `--ask`: settings a command asks for, which may only tighten the policy. */
+  security: { type: "string" },
+  ask: { type: "string" },
+} as const satisfies OptionsConfig;
+
+type CommonOptions = typeof COMMON_OPTIONS;
+
+/**
+ * A command line (strict, positionals allowed): the shared options `names` (COMMON_OPTIONS) and the
+ * command's `own` ones. Every mistake is a UsageError.
+ */
+export function parseCommandLine<
+  const N extends keyof CommonOptions,
+  const O extends OptionsConfig = Record<never, never>,
+>(args: string[], names: readonly N[], own?: O) {
+  const options: OptionsConfig = { ...own };
+  for (const name of names) options[name] = COMMON_OPTIONS[name];
+  return parseCommandArgs({
+    args,
+    options: options as Pick<CommonOptions, N> & O,
+    allowPositionals: true,
+    strict: true,
+  });
+}
+
 /** For commands whose only option is --json and which take no positionals: whether --json was given. */
 export function parseJsonFlag(args: string[]): boolean {
   return (
@@ -72,12 +110,6 @@ export function existingFolderOption(given: string, option = "cwd"): string {
 export async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
   return (await readAllBytes(stream)).toString("utf8");
 }
-
-/** `--security` / `--ask` options: settings a command asks for, which may only tighten the policy. */
-export const REQUESTED_SETTINGS_OPTIONS = {
-  security: { type: "string" },
-  ask: { type: "string" },
-} as const;
 
 const SECURITY_VALUES = ["deny", "allowlist", "full"] as const;
 const ASK_VALUES = ["off", "on-miss", "always"] as const;

@@ -5,7 +5,7 @@
 // which the backend's `json` post-processor passes through. The ack always fits the backend's
 // 1,000,000-byte message limit: a text file's content or a listing is cut (and marked) when it would not.
 import { z } from "zod";
-import type { WorkspaceFilesPort, WorkspaceOutcome } from "./deps.js";
+import type { CommandAck, WorkspaceFilesPort, WorkspaceOutcome } from "./deps.js";
 import { cutUtf8, MAX_ACK_BYTES, serialisedBytes } from "./ack-size.js";
 
 export { isWorkspaceCommandKey } from "../core/workspace-files.js";
@@ -22,18 +22,8 @@ const WorkspacePayloadSchema = z.looseObject({
   stdin: z.unknown().optional(),
 });
 
-/** Wegent's CommandResult as a workspace command answers it. */
-export interface WorkspaceAck {
-  success: boolean;
-  exit_code: number | null;
-  stdout: unknown;
-  stderr: string;
-  duration: number;
-  timed_out: boolean;
-  stdout_truncated: boolean;
-  stderr_truncated: boolean;
-  error?: string;
-}
+/** Wegent's CommandResult as a workspace command answers it: the command ack, its stdout an object. */
+export type WorkspaceAck = Omit<CommandAck, "stdout"> & { stdout: unknown };
 
 export function workspaceErrorAck(error: string, durationSeconds = 0): WorkspaceAck {
   return {

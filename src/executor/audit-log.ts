@@ -11,7 +11,7 @@
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { withFileLock } from "../core/store/index.js";
+import { explainWriteError, withFileLock } from "../core/store/index.js";
 import { AuditRecordSchema, type AuditRecord } from "../shared/schemas/audit.js";
 
 export { AuditRecordSchema, type AuditRecord } from "../shared/schemas/audit.js";
@@ -55,6 +55,8 @@ export class AuditLog {
   private queue: AuditRecord[] = [];
   private nextWrite: Promise<void> | null = null;
   private open: { fd: number; ino: bigint } | null = null;
+  /** The open file ends in the middle of a line (see writeLine). */
+  private tornTail = false;
   private idleTimer: NodeJS.Timeout | null = null;
   /** performance.now() when the last write was made. */
   private lastWriteAt = Number.NEGATIVE_INFINITY;
@@ -135,11 +137,33 @@ export class AuditLog {
     }
     if (this.open && (!stat || stat.ino !== this.open.ino)) this.release();
     if (!this.open) {
-      const fd = fsSync.openSync(this.path, APPEND_FLAGS, 0o600);
-      this.open = { fd, ino: fsSync.fstatSync(fd, { bigint: true }).ino };
+      let fd: number;
+      try {
+        fd = fsSync.openSync(this.path, APPEND_FLAGS, 0o600);
+      } catch (error) {
+        throw explainWriteError(error, this.path, "append to"); // a read-only E, a full disk: said so
+      }
+      const opened = fsSync.fstatSync(fd, { bigint: true });
+      this.open = { fd, ino: opened.ino };
+      // A write cut short (a full disk, a kill mid-write) may have left a torn last line: the next
+      // line starts on a line of its own, or it would be glued to the torn one and lost with it.
+      this.tornTail = endsMidLine(this.path, opened.size);
     }
-    const bytesWritten = fsSync.writeSync(this.open.fd, line, 0, line.length);
-    if (bytesWritten !== line.length) throw new Error(`short write to ${this.path}`);
+    const data = this.tornTail ? Buffer.concat([NEWLINE, line]) : line;
+    let bytesWritten: number;
+    try {
+      bytesWritten = fsSync.writeSync(this.open.fd, data, 0, data.length);
+    } catch (error) {
+      this.release(); // the next write opens again and looks at the tail
+      throw explainWriteError(error, this.path, "append to");
+    }
+    if (bytesWritten !== data.length) {
+      this.release();
+      throw new Error(
+        `short write to ${this.path} (${bytesWritten} of ${data.length} bytes: is the disk full?)`,
+      );
+    }
+    this.tornTail = false;
     this.keepOpenForAWhile();
   }
 
@@ -195,6 +219,23 @@ function currentFile(file: string): fsSync.BigIntStats | null {
     return fsSync.lstatSync(file, { bigint: true, throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
+  }
+}
+
+const NEWLINE = Buffer.from("\n");
+
+/** Whether `file` (of `size` bytes) ends without a newline: one byte read, once per open. */
+function endsMidLine(file: string, size: bigint): boolean {
+  if (size === 0n) return false;
+  let fd: number | null = null;
+  try {
+    fd = fsSync.openSync(file, fsSync.constants.O_RDONLY | (fsSync.constants.O_NOFOLLOW ?? 0));
+    const last = Buffer.alloc(1);
+    return fsSync.readSync(fd, last, 0, 1, Number(size) - 1) === 1 && last[0] !== 0x0a;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) fsSync.closeSync(fd);
   }
 }
 

@@ -391,9 +391,6 @@ interface Decided {
   audited: Promise<void>;
 }
 
-/** The variables the policy reads from a command's environment (analyze.ts: executable resolution). */
-const POLICY_ENV_NAMES = ["PATH", "Path", "PATHEXT"] as const;
-
 interface PolicyEnvMemo {
   key: string;
   built: ChildEnv;
@@ -402,9 +399,10 @@ const policyEnvMemos = new WeakMap<object, PolicyEnvMemo>();
 
 /**
  * A decision that runs nothing and sets no variables (approval.request, the hook) needs the child
- * environment only for what the policy reads from it. A long-running service builds it once per
- * inherit list and socket token and reuses it while none of those values holds a secret it has
- * learnt since; what it returns is exactly what buildChildEnv would (no warnings, no request variables).
+ * environment only for what the policy reads from it: PATH to resolve programs, and any variable a
+ * command's file names use (the read rule). A long-running service builds it once per inherit list and
+ * socket token and reuses it while none of its values holds a secret it has learnt since; what it
+ * returns is exactly what buildChildEnv would (no warnings, no request variables).
  */
 function policyEnvFor(
   baseEnv: GateDeps["baseEnv"],
@@ -415,16 +413,31 @@ function policyEnvFor(
   const memo = policyEnvMemos.get(baseEnv);
   if (
     memo?.key === key &&
-    POLICY_ENV_NAMES.every((name) => {
-      const value = memo.built.env[name];
-      return value === undefined || !rules.holdsSecret(value);
-    })
+    Object.values(memo.built.env).every((value) => value === undefined || !rules.holdsSecret(value))
   ) {
     return memo.built;
   }
   const built = buildChildEnv(baseEnv, undefined, rules);
   policyEnvMemos.set(baseEnv, { key, built });
   return built;
+}
+
+/**
+ * The environment of a child Gatehouse starts itself once the gate allowed it (a git clone, a terminal):
+ * the user's inherit list applied, secrets (the socket token included) kept out.
+ */
+export async function gatedChildEnv(gate: GateDeps): Promise<Record<string, string>> {
+  const settings = gate.inheritSettings
+    ? await gate.inheritSettings()
+    : await loadInheritSettings(gate.settingsFile);
+  const approvals = await gate.approvals.load();
+  const socketToken = approvals.status === "ok" ? approvals.file.socket.token : null;
+  const { env } = buildChildEnv(gate.baseEnv, undefined, {
+    inherit: settings.inherit,
+    holdsSecret: secretTest(gate.logger, [socketToken]),
+    ...(gate.platform ? { platform: gate.platform } : {}),
+  });
+  return env;
 }
 
 /** How the command would run: with `runs`, under the bash the policy is told about; else by the requester itself. */
@@ -484,7 +497,10 @@ async function decideOnce(
   const explanation = await explainCommand(req.command, {
     agentId: req.agentId,
     cwd: req.cwd,
-    env: childEnv, // resolve executables against the environment the command will really run with
+    // the environment the command will really run with: executables are resolved and `$NAME`/`~` in the
+    // files it opens are worked out (the read rule) against it; for a command the agent's own shell runs
+    // (approval.request, the hook) it is what Gatehouse would give it, and a variable it lacks is unknown
+    env: childEnv,
     home: deps.home,
     ...(deps.platform ? { platform: deps.platform } : {}),
     approvals,
@@ -632,7 +648,7 @@ async function takeUses(req: GateRequest, deps: GateDeps, entryIds: string[]): P
     const names = usedUp.join(", ");
     return `allowlist entr${usedUp.length === 1 ? "y" : "ies"} ${names} had no use left`;
   } catch (error) {
-    return `could not count a use of allowlist entry ${entryIds.join(", ")}: ${(error as Error).message}`;
+    return `could not count a use of allowlist entry ${entryIds.join(", ")}: ${(error as Error).message.replace(/\.$/, "")}`;
   }
 }
 

@@ -14,6 +14,14 @@ import type { AuditPreview, EntryInput } from "./contract.js";
 
 export const PREVIEW_ENTRY_ID = "gatehouse-preview-entry";
 
+type Covered = AuditPreview["covered"][number];
+
+/** A decision line the previewed entry covers, as the editor lists it. */
+function coveredBy(record: AuditRecord, coverage: Covered["coverage"]): Covered {
+  const { ts, command, cwd, agentId, decision, decidedBy } = record;
+  return { ts, command, cwd, agentId, decision, decidedBy, coverage };
+}
+
 export interface PreviewInput {
   file: ApprovalsFile;
   /** The list the entry goes into (`*` covers every agent). */
@@ -41,15 +49,7 @@ function previewMcpEntry(input: PreviewInput, target: McpTarget): AuditPreview {
     if (input.agentId !== "*" && record.agentId !== input.agentId) continue;
     scanned++;
     if (!names.has(record.command.split(" ")[0] ?? "")) continue;
-    covered.push({
-      ts: record.ts,
-      command: record.command,
-      cwd: record.cwd,
-      agentId: record.agentId,
-      decision: record.decision,
-      decidedBy: record.decidedBy,
-      coverage: "all",
-    });
+    covered.push(coveredBy(record, "all"));
     if (covered.length >= (input.maxCommands ?? 500)) break;
   }
   return { scanned, covered };
@@ -98,15 +98,7 @@ export async function previewEntry(input: PreviewInput): Promise<AuditPreview> {
     );
     const hits = explanation.segments.filter((s) => s.matchedEntryId === PREVIEW_ENTRY_ID).length;
     if (hits === 0) continue;
-    covered.push({
-      ts: record.ts,
-      command: record.command,
-      cwd: record.cwd,
-      agentId: record.agentId,
-      decision: record.decision,
-      decidedBy: record.decidedBy,
-      coverage: explanation.allowlistSatisfied ? "all" : "some",
-    });
+    covered.push(coveredBy(record, explanation.allowlistSatisfied ? "all" : "some"));
   }
   return { scanned, covered };
 }

@@ -7,7 +7,12 @@ import path from "node:path";
 import type { SyncPayload } from "../core/capabilities/index.js";
 import { inspectRuntimePath } from "../core/capabilities/io/links.js";
 import { manifestPath } from "../core/capabilities/io/manifest.js";
-import { codexPluginLinkName, pluginStoreName, skillStoreName } from "../core/capabilities/naming.js";
+import {
+  CLAUDE_MARKETPLACE,
+  codexPluginLinkName,
+  pluginStoreName,
+  skillStoreName,
+} from "../core/capabilities/naming.js";
 import type { CapabilityManifest } from "../core/capabilities/index.js";
 import type { InstalledPlugin } from "../core/skills/io/plugin-registry.js";
 import type { ItemProblem, ProblemPath } from "../shared/schemas/capabilities.js";
@@ -95,7 +100,9 @@ export async function pluginProblem(
       : null;
   const theirs: ProblemPath[] = [];
   if (conflict && key) {
-    const registered = inputs.installedPlugins.find((p) => p.key === key)?.installPaths[0];
+    // The key the message names: the backend's, or the `<name>@gatehouse` Claude Code would list it as.
+    const named = /^Plugin (.+) is already registered in Claude Code by the user/.exec(reason)?.[1] ?? key;
+    const registered = inputs.installedPlugins.find((p) => p.key === named)?.installPaths[0];
     if (/already registered in Claude Code by the user/.test(reason) && registered) {
       theirs.push({ path: registered, role: "theirs", runtime: "claude", exists: await exists(registered) });
     }
@@ -111,7 +118,7 @@ export async function pluginProblem(
                 inputs.claudeHome,
                 "plugins",
                 "cache",
-                item.marketplace,
+                CLAUDE_MARKETPLACE,
                 item.name,
                 item.version,
               ),

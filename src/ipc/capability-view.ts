@@ -4,6 +4,7 @@
 // shown as a conflict. Secrets in MCP definitions are masked before anything leaves this module.
 import type { CapabilityManifest, LastSyncRecord, ReportPlugin } from "../core/capabilities/index.js";
 import { inspectRuntimePath } from "../core/capabilities/io/links.js";
+import { managedKeyOf } from "../core/capabilities/io/claude-plugin-keys.js";
 import { manifestPath } from "../core/capabilities/io/manifest.js";
 import { normaliseClaudeServer } from "../core/runtime/claude-mcp-config.js";
 import { codexMcpOverrides } from "../core/runtime/codex-overrides.js";
@@ -198,19 +199,40 @@ export async function skillRows(inputs: ViewInputs): Promise<SkillRow[]> {
   return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
+/** The installs of one plugin across runtimes (and registry keys) as one: enabled when any is. */
+function mergeInstalled(list: InstalledPlugin[]): InstalledPlugin | undefined {
+  if (list.length <= 1) return list[0];
+  return {
+    ...list[0]!,
+    installPaths: [...new Set(list.flatMap((p) => p.installPaths))],
+    enabled: list.some((p) => p.enabled),
+    runtimes: [...new Set(list.flatMap((p) => p.runtimes))],
+  };
+}
+
 export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
   const rows = new Map<string, PluginRow>();
   const failed = new Map(
     (inputs.lastSync?.plugins ?? []).filter((p) => p.status === "failed").map((p) => [p.name, p.error ?? ""]),
   );
   const reports = new Map(inputs.reportPlugins.map((p) => [`${p.name}@${p.marketplace}`, p]));
+  // A synced plugin is one row under the key the backend synced it with; Claude Code knows it as
+  // `<name>@gatehouse` (docs/agent-clis.md), shown as its Claude Code key.
+  const managedKey = managedKeyOf(inputs.manifest);
+  const installedByKey = new Map<string, InstalledPlugin[]>();
+  const claudeKeys = new Map<string, string>();
+  for (const plugin of inputs.installedPlugins) {
+    const key = managedKey(plugin.key) ?? plugin.key;
+    installedByKey.set(key, [...(installedByKey.get(key) ?? []), plugin]);
+    if (plugin.runtimes.includes("claude") && !claudeKeys.has(key)) claudeKeys.set(key, plugin.key);
+  }
   const keys = new Set([
-    ...inputs.installedPlugins.map((p) => p.key),
+    ...installedByKey.keys(),
     ...reports.keys(),
     ...Object.keys(inputs.manifest.plugins),
   ]);
   for (const key of keys) {
-    const installed = inputs.installedPlugins.find((p) => p.key === key);
+    const installed = mergeInstalled(installedByKey.get(key) ?? []);
     const report = reports.get(key);
     const managed = inputs.manifest.plugins[key];
     const at = key.lastIndexOf("@");
@@ -241,6 +263,7 @@ export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
       version: report?.version ?? managed?.version ?? null,
       scope: report?.scope ?? null,
       enabled,
+      claudeKey: claudeKeys.get(key) ?? null,
       installPath: installed?.installPaths[0] ?? null,
       storePath: managed?.store_path ? manifestPath(managed.store_path, inputs.home) : null,
       links: isManaged ? await linksOf(managed?.runtime, inputs) : [],
@@ -270,6 +293,7 @@ export async function pluginRows(inputs: ViewInputs): Promise<PluginRow[]> {
       version: null,
       scope: null,
       enabled: null,
+      claudeKey: null,
       installPath: null,
       storePath: null,
       links: [],

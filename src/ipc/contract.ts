@@ -224,6 +224,8 @@ export const PluginRowSchema = z.object({
   scope: z.string().nullable(),
   /** Enabled in Claude Code (`enabledPlugins`), or null when Claude Code does not say. */
   enabled: z.boolean().nullable(),
+  /** The key Claude Code lists the plugin under (`<name>@gatehouse` for a synced one), or null. */
+  claudeKey: z.string().nullable(),
   installPath: z.string().nullable(),
   storePath: z.string().nullable(),
   links: z.array(RuntimeLinkSchema),

@@ -24,7 +24,8 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { AllowlistEntry, ApprovalsState } from "../../src/core/approvals/index.js";
-import { analyzeCommand, explainCommand, ScriptCache } from "../../src/core/policy/index.js";
+import { analyzeCommand, explainCommand, ownFilesOf, ScriptCache } from "../../src/core/policy/index.js";
+import { resolvePaths } from "../../src/core/paths.js";
 import { AGENT_COMMANDS } from "../fixtures/policy/agent-commands.js";
 import { percentile, round, type Benchmark, type BenchResult, benchApprovals } from "./harness.js";
 
@@ -84,7 +85,9 @@ async function run(): Promise<BenchResult> {
     for (const name of names) fs.writeFileSync(path.join(bin, name), "#!/bin/sh\n", { mode: 0o755 });
     const approvals = approvalsNaming([...names].map((n) => path.join(bin, n)));
     const scripts = new ScriptCache(512);
-    const ctx = { agentId: "local", cwd, env, home, approvals, now: Date.now(), scripts };
+    // as the app decides: Gatehouse's own folder and the protected folders are read (own-files.ts)
+    const ownFiles = ownFilesOf(resolvePaths({ HOME: home }));
+    const ctx = { agentId: "local", cwd, env, home, approvals, now: Date.now(), scripts, ownFiles };
 
     const pass = async (texts: string[]) => {
       const wall: number[] = [];

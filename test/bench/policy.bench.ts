@@ -7,7 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AllowlistEntry, ApprovalsState } from "../../src/core/approvals/index.js";
-import { explainCommand, ScriptCache } from "../../src/core/policy/index.js";
+import { explainCommand, ownFilesOf, ScriptCache } from "../../src/core/policy/index.js";
+import { resolvePaths } from "../../src/core/paths.js";
 import { GRANULARITY_MS } from "../../src/core/io/racily-clean.js";
 import { percentile, round, type Benchmark, type BenchResult, benchApprovals } from "./harness.js";
 
@@ -53,6 +54,8 @@ async function run(): Promise<BenchResult> {
       approvals,
       now: Date.now(),
       scripts,
+      // as the app decides: Gatehouse's own folder and the protected folders are read (own-files.ts)
+      ownFiles: ownFilesOf(resolvePaths({ HOME: home })),
     };
     const first = await explainCommand({ command: COMMAND }, ctx); // warm: parse once, compile once
     if (first.outcome !== "run" || first.segments.length !== 5) {

@@ -70,7 +70,7 @@ describe.skipIf(skip)("who asks, verified or claimed", () => {
       });
       await expect(asked.getAttribute("data-provenance")).resolves.toBe("claimed");
       await expect(asked.textContent()).resolves.toBe(
-        "claude-code · Claude Code hook (as its client says; Gatehouse cannot verify this)",
+        "claude-code · Claude Code hook (as its client says; Gatehouse cannot verify this, so the least-trusted agent's rules apply)",
       );
       await expect(dialog.textContent()).resolves.not.toContain("verified: Gatehouse launched it");
       problems.push(...(await accessibilityProblems(page)));
@@ -87,7 +87,7 @@ describe.skipIf(skip)("who asks, verified or claimed", () => {
       const claimedRow = rows.filter({ hasText: "touch claimed-marker" });
       await expect(verifiedRow.locator("[data-provenance]").textContent()).resolves.toBe("task 41, verified");
       await expect(claimedRow.locator("[data-provenance]").textContent()).resolves.toBe(
-        "Claude Code hook, as claimed",
+        "Claude Code hook, as claimed (unproven: least-trusted rules)",
       );
       problems.push(...(await accessibilityProblems(activity)));
       await screenshot(activity, `activity-provenance-${scheme}`);

@@ -33,6 +33,8 @@ export interface FsStep {
   to?: string;
   /** The call threw (it changed nothing, or less than asked): replays skip it too. */
   failed?: boolean;
+  /** A full disk (onStop "enospc"): the call throws this instead of changing anything. */
+  injected?: NodeJS.ErrnoException;
   /** Does the change again with the original calls (in process only). */
   replay?: () => void;
 }
@@ -42,8 +44,12 @@ export interface StepGateOptions {
   root: string;
   /** Stop just before this step; null: never. */
   stopAt?: number | null;
-  /** "kill": SIGKILL this process; "freeze": every call from here on stays pending. */
-  onStop?: "kill" | "freeze";
+  /**
+   * "kill": SIGKILL this process; "freeze": every call from here on stays pending; "enospc": a full
+   * disk from this step on — every later change that needs space (a write, a new file, folder or
+   * link, a copy) fails with ENOSPC, while renames, unlinks and mode changes still work.
+   */
+  onStop?: "kill" | "freeze" | "enospc";
   /** Appends each step to this file as it is taken (a killed child's record). */
   logFile?: string;
 }
@@ -97,6 +103,24 @@ export class StepGate {
     const rel = (x: unknown) => (typeof x === "string" ? path.relative(this.options.root, x) : String(x));
     const n = this.steps.length + 1;
     const record: FsStep = { n, op, path: rel(p), ...(to !== undefined && { to: rel(to) }) };
+    if (this.options.onStop === "enospc") {
+      if (this.options.stopAt != null && n >= this.options.stopAt && NEEDS_SPACE.has(op)) {
+        record.failed = true;
+        record.injected = Object.assign(new Error(`ENOSPC: no space left on device, ${op} '${String(p)}'`), {
+          code: "ENOSPC",
+          errno: -28,
+          syscall: op,
+          path: String(p),
+        });
+      }
+      if (this.options.logFile)
+        original.appendFileSync(
+          this.options.logFile,
+          `${JSON.stringify({ ...record, injected: record.injected ? "ENOSPC" : undefined })}\n`,
+        );
+      this.steps.push(record);
+      return record;
+    }
     const stop = this.options.stopAt === n;
     if (this.options.logFile)
       original.appendFileSync(
@@ -123,6 +147,26 @@ export class StepGate {
     this.handles.clear();
   }
 }
+
+/** The changes a full disk refuses (the others free space or change no data). */
+const NEEDS_SPACE = new Set([
+  "appendFile",
+  "copyFile",
+  "link",
+  "mkdir",
+  "mkdtemp",
+  "symlink",
+  "writeFile",
+  "handle.appendFile",
+  "handle.writeFile",
+  "appendFileSync",
+  "copyFileSync",
+  "cpSync",
+  "linkSync",
+  "mkdirSync",
+  "symlinkSync",
+  "writeFileSync",
+]);
 
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
@@ -235,6 +279,7 @@ function wrapPromise(name: string, changes: ((args: unknown[]) => [unknown, unkn
       if (!paths || (await changesNothing(name, args))) return fn.apply(this, args);
       const step = gate.step(name, paths[0], paths[1]);
       if (!step) return NEVER;
+      if (step.injected) throw step.injected;
       step.replay = syncReplay(name, frozenArgs(args));
       const result = await take(step, () => fn.apply(this, args) as Promise<unknown>);
       if (name === "open") gate.track(result as fs.promises.FileHandle);
@@ -292,6 +337,7 @@ function wrapHandle(proto: Record<string, AnyFn>): void {
           return fn.apply(this, args);
         const step = gate.step(`handle.${name}`, file);
         if (!step) return NEVER;
+        if (step.injected) throw step.injected;
         step.replay = handleReplay(name, file, args);
         return take(step, () => fn.apply(this, args) as Promise<unknown>);
       });
@@ -400,6 +446,7 @@ export function installFsSteps(): void {
       if (!gate || !paths) return fn.apply(this, args);
       const step = gate.step(name, paths[0], paths[1]);
       if (!step) throw new Error(`fs-steps: stopped before ${name} ${String(paths[0])}`);
+      if (step.injected) throw step.injected;
       step.replay = syncReplay(name.replace(/Sync$/, ""), frozenArgs(args));
       try {
         return fn.apply(this, args);

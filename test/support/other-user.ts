@@ -41,6 +41,25 @@ export function runAsOtherUser(script: string, args: string[] = []): string {
   return result.stdout;
 }
 
+/**
+ * Runs a node script file as the other user, with exactly `env`, from `cwd`; returns its standard output.
+ * Throws with its standard error when it fails.
+ */
+export function runFileAsOtherUser(
+  file: string,
+  args: string[],
+  options: { env: Record<string, string>; cwd: string; timeoutMs: number },
+): string {
+  const result = spawnSync(
+    SETPRIV!,
+    [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, "--clear-groups", "--", process.execPath, file, ...args],
+    { encoding: "utf8", cwd: options.cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 64 << 20 },
+  );
+  if (result.status !== 0)
+    throw new Error(`the other user's script failed (${result.status ?? result.signal}): ${result.stderr}`);
+  return result.stdout;
+}
+
 /** Starts a node script as the other user (a long-lived squatter). */
 export function spawnAsOtherUser(script: string, args: string[] = []): ChildProcess {
   return spawn(SETPRIV!, argv(script, args), { cwd: "/", env: {}, stdio: ["ignore", "pipe", "pipe"] });

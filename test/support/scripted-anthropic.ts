@@ -50,9 +50,18 @@ export interface ScriptedAnthropic {
 
 export type Script = (request: MessagesRequest, turn: number) => ScriptedReply;
 
+/**
+ * The conversation's last turn: the last message that is not a `role: "system"` note. Claude Code
+ * 2.1.332 may end a request with one ("The user hasn't heard from you in a while…") after the user
+ * message that carries the tool results.
+ */
+export function lastTurnOf(request: MessagesRequest): MessagesRequest["messages"][number] | undefined {
+  return request.messages.findLast((m) => m.role !== "system");
+}
+
 /** The tool_result blocks in the last user message of a request. */
 export function toolResultsOf(request: MessagesRequest): ContentBlock[] {
-  const last = request.messages.at(-1);
+  const last = lastTurnOf(request);
   if (!last || last.role !== "user" || typeof last.content === "string") return [];
   return last.content.filter((block) => block.type === "tool_result");
 }

@@ -140,6 +140,16 @@ function PluginDetails(props: { row: PluginRow }) {
         rows={[
           ["Description", r.description || "—"],
           ["Key", <span key="k" className="mono">{`${r.name}@${r.marketplace}`}</span>],
+          ...(r.claudeKey && r.claudeKey !== `${r.name}@${r.marketplace}`
+            ? ([
+                [
+                  "Claude Code key",
+                  <span key="c" className="mono">
+                    {r.claudeKey}
+                  </span>,
+                ],
+              ] as Array<[string, ReactNode]>)
+            : []),
           ["Source", r.sourceLabel],
           ["Status", r.statusDetail ?? r.status],
           ["Enabled in Claude Code", r.enabled === null ? "not registered" : r.enabled ? "yes" : "no"],

@@ -13,10 +13,9 @@ import {
 } from "../../core/approvals/index.js";
 import { resolveExecutable } from "../../core/policy/index.js";
 import type { ApprovalsStore } from "../../core/approvals/index.js";
-import { parseCommandArgs } from "../args.js";
+import { nonEmptyOption, parseCommandLine } from "../args.js";
 import {
   approvalsFileInvalid,
-  EXIT_APPROVALS_INVALID,
   printJson,
   printLine,
   UsageError,
@@ -32,23 +31,14 @@ const USAGE = [
   "                               [--expires-in SECONDS | --expires-at MS] [--uses N] [--json]",
   "       gatehouse allowlist remove [--agent ID] ID [--json]",
 ].join("\n");
-export { EXIT_APPROVALS_INVALID };
 
 function parse(args: string[]) {
-  return parseCommandArgs({
-    args,
-    options: {
-      agent: { type: "string" },
-      "arg-pattern": { type: "string" },
-      cwd: { type: "string" },
-      mcp: { type: "string" },
-      "expires-in": { type: "string" },
-      "expires-at": { type: "string" },
-      uses: { type: "string" },
-      json: { type: "boolean", default: false },
-    },
-    allowPositionals: true,
-    strict: true,
+  return parseCommandLine(args, ["agent", "cwd", "json"], {
+    "arg-pattern": { type: "string" },
+    mcp: { type: "string" },
+    "expires-in": { type: "string" },
+    "expires-at": { type: "string" },
+    uses: { type: "string" },
   });
 }
 
@@ -116,9 +106,8 @@ function describeEntry(entry: AllowlistEntry, now: number): string {
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parse(args);
   const [sub, ...rest] = positionals;
-  if (values.agent === "") throw new UsageError("--agent needs an id");
   // add/remove default to `*` (every agent); list without --agent shows every agent's list, labelled.
-  const agentId = values.agent ?? "*";
+  const agentId = nonEmptyOption("agent", values.agent, "*");
   const store = approvalsStoreAt(ctx.paths);
   const now = Date.now();
   switch (sub) {

@@ -5,13 +5,7 @@ import path from "node:path";
 import { requestOnce } from "../../approval-server/client.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { expandHome } from "../../core/paths.js";
-import {
-  nonEmptyOption,
-  parseCommandArgs,
-  REQUESTED_SETTINGS_OPTIONS,
-  requestedSettingsOption,
-  secondsOption,
-} from "../args.js";
+import { nonEmptyOption, parseCommandLine, requestedSettingsOption, secondsOption } from "../args.js";
 import { printJson, printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 
 const USAGE =
@@ -25,19 +19,15 @@ export const EXIT_REFUSED = 1;
 export const EXIT_UNAVAILABLE = 2;
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      agent: { type: "string" },
-      cwd: { type: "string" },
-      timeout: { type: "string" },
-      shell: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      ...REQUESTED_SETTINGS_OPTIONS,
-    },
-  });
+  const { values, positionals } = parseCommandLine(args, [
+    "agent",
+    "cwd",
+    "timeout",
+    "shell",
+    "json",
+    "security",
+    "ask",
+  ]);
   if (positionals.length === 0) throw new UsageError("give the command to ask about after --");
   const agentId = nonEmptyOption("agent", values.agent, "local");
   const timeoutMs = secondsOption("timeout", values.timeout, MAX_PROMPT_TIMEOUT_MS / 1000);

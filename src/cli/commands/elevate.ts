@@ -4,7 +4,7 @@
 import { activeElevation } from "../../core/policy/resolve-settings.js";
 import { AuditLog } from "../../executor/audit-log.js";
 import { endElevation, MAX_ELEVATION_MS, startElevation } from "../../executor/elevation.js";
-import { nonEmptyOption, parseCommandArgs } from "../args.js";
+import { nonEmptyOption, parseCommandLine } from "../args.js";
 import { approvalsStoreAt } from "../../core/approvals/index.js";
 import {
   EXIT_APPROVALS_INVALID,
@@ -46,16 +46,7 @@ function untilText(until: number, now: number): string {
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      agent: { type: "string" },
-      for: { type: "string" },
-      json: { type: "boolean", default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(args, ["agent", "json"], { for: { type: "string" } });
   const [sub, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(" ")}"`);
   const store = approvalsStoreAt(ctx.paths);

@@ -23,8 +23,7 @@ import { DEFAULT_TIMEOUT_MS, NO_MORE_OUTPUT } from "../../executor/run-process.j
 import {
   existingFolderOption,
   nonEmptyOption,
-  parseCommandArgs,
-  REQUESTED_SETTINGS_OPTIONS,
+  parseCommandLine,
   requestedSettingsOption,
   secondsOption,
 } from "../args.js";
@@ -54,21 +53,11 @@ interface ExecOptions {
 }
 
 function parseOptions(args: string[]): ExecOptions {
-  const { values, positionals } = parseCommandArgs({
+  const { values, positionals } = parseCommandLine(
     args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      agent: { type: "string" },
-      session: { type: "string" },
-      cwd: { type: "string" },
-      timeout: { type: "string" },
-      "max-output": { type: "string" },
-      shell: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      ...REQUESTED_SETTINGS_OPTIONS,
-    },
-  });
+    ["agent", "cwd", "timeout", "shell", "json", "security", "ask"],
+    { session: { type: "string" }, "max-output": { type: "string" } },
+  );
   if (positionals.length === 0) throw new UsageError("give the command to run after --");
   const timeoutMs = secondsOption("timeout", values.timeout, MAX_TIMEOUT_S);
   let maxOutputBytes: number | undefined;

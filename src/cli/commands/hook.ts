@@ -9,15 +9,9 @@ import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { TASK_ID_ENV, taskCredentialsFrom } from "../../approval-server/task-proof.js";
 import { SettingsFileSchema } from "../../core/settings.js";
 import { parseJsonText, readJsonFileSync, type JsonSchema } from "../../core/store/json-file.js";
-import {
-  nonEmptyOption,
-  parseCommandArgs,
-  REQUESTED_SETTINGS_OPTIONS,
-  requestedSettingsOption,
-  secondsOption,
-} from "../args.js";
+import { nonEmptyOption, parseCommandLine, requestedSettingsOption, secondsOption } from "../args.js";
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
-import { claudeHookOutput, claudeToolCall, ClaudePreToolUseSchema } from "../hook/claude.js";
+import { claudeHookOutput, readClaudeToolCall } from "../hook/claude.js";
 import { codexToolCall, CodexPreToolUseSchema } from "../hook/codex.js";
 import { agentShellReading } from "../hook/agent-shell.js";
 import { decideToolCall, type HookSession } from "../hook/decide.js";
@@ -69,13 +63,7 @@ async function readToolCall(
   text: string,
   workdir: string | undefined,
 ): Promise<{ call: ToolCall; sessionId: string | undefined; cwd: string } | null> {
-  if (runtime === "claude") {
-    const input = parseInput(ClaudePreToolUseSchema, text);
-    if (!input) return null;
-    const cwd = absoluteOr(input.cwd, process.cwd());
-    const ctx = { cwd, ...(workdir !== undefined ? { workdir } : {}) };
-    return { call: await claudeToolCall(input, ctx), sessionId: input.session_id, cwd };
-  }
+  if (runtime === "claude") return readClaudeToolCall(text, workdir, process.cwd());
   const input = parseInput(CodexPreToolUseSchema, text);
   if (!input) return null;
   const cwd = absoluteOr(input.cwd, process.cwd());
@@ -123,16 +111,8 @@ interface Flags {
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseCommandArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      agent: { type: "string" },
-      workdir: { type: "string" },
-      timeout: { type: "string" },
-      ...REQUESTED_SETTINGS_OPTIONS,
-    },
+  const parsed = parseCommandLine(args, ["agent", "timeout", "security", "ask"], {
+    workdir: { type: "string" },
   });
   const [runtime, ...rest] = parsed.positionals;
   if (!RUNTIMES.includes(runtime as Runtime) || rest.length > 0)

@@ -24,6 +24,7 @@ export const commands: CommandEntry[] = [
   { name: "skills", load: async () => (await import("./skills.js")).command },
   { name: "caps", load: async () => (await import("./caps.js")).command },
   { name: "status", load: async () => (await import("./status.js")).command },
+  { name: "doctor", load: async () => (await import("./doctor.js")).command },
   { name: "login", load: async () => (await import("./login.js")).command },
   { name: "logout", load: async () => (await import("./logout.js")).command },
   { name: "demo", load: async () => (await import("./demo.js")).command },

@@ -9,10 +9,9 @@ import {
   approvalsStoreAt,
 } from "../../core/approvals/index.js";
 import { resolveSettings } from "../../core/policy/index.js";
-import { parseCommandArgs } from "../args.js";
+import { parseCommandLine } from "../args.js";
 import {
   approvalsFileInvalid,
-  EXIT_APPROVALS_INVALID,
   printJson,
   printLine,
   UsageError,
@@ -22,16 +21,10 @@ import {
 
 const USAGE = `gatehouse init [--preset ${PRESET_NAMES.join("|")}] [--json]`;
 
-/** Exit status when the approvals file exists but is invalid (same as `policy explain`). */
-export { EXIT_APPROVALS_INVALID };
-
 function parse(args: string[]) {
-  return parseCommandArgs({
-    args,
-    options: { preset: { type: "string" }, json: { type: "boolean", default: false } },
-    allowPositionals: false,
-    strict: true,
-  }).values;
+  const { values, positionals } = parseCommandLine(args, ["json"], { preset: { type: "string" } });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  return values;
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {

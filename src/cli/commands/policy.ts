@@ -4,12 +4,7 @@
 // approvals file is invalid (the outcome is then `deny`), so scripts notice a broken policy.
 import { findBash } from "../../executor/shells.js";
 import { explainCommand, ownFilesOf, type Explanation, type Segment } from "../../core/policy/index.js";
-import {
-  existingFolderOption,
-  parseCommandArgs,
-  REQUESTED_SETTINGS_OPTIONS,
-  requestedSettingsOption,
-} from "../args.js";
+import { existingFolderOption, nonEmptyOption, parseCommandLine, requestedSettingsOption } from "../args.js";
 import { approvalsStoreAt } from "../../core/approvals/index.js";
 import {
   EXIT_APPROVALS_INVALID,
@@ -28,37 +23,24 @@ const USAGE = [
   "--security/--ask explain a request that asks for those settings (they may only tighten).",
   "Exit status: 0 explained (whatever the outcome), 2 bad usage, 3 the approvals file is invalid.",
 ].join("\n");
-export { EXIT_APPROVALS_INVALID };
-
-function parse(args: string[]) {
-  return parseCommandArgs({
-    args,
-    options: {
-      agent: { type: "string", default: "local" },
-      unproven: { type: "boolean", default: false },
-      cwd: { type: "string" },
-      shell: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      ...REQUESTED_SETTINGS_OPTIONS,
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-}
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parse(args);
+  const { values, positionals } = parseCommandLine(
+    args,
+    ["agent", "cwd", "shell", "json", "security", "ask"],
+    { unproven: { type: "boolean", default: false } },
+  );
   const [sub, ...words] = positionals;
   if (sub !== "explain")
     throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand explain");
   if (words.length === 0) throw new UsageError("give the command to explain after --");
-  if (!values.agent) throw new UsageError("--agent needs an id");
+  const agentId = nonEmptyOption("agent", values.agent, "local");
   const requested = requestedSettingsOption(values);
   const cwd = existingFolderOption(values.cwd ?? ".");
   const store = approvalsStoreAt(ctx.paths);
   const approvals = await store.load();
   const explanation = await explainCommand(values.shell ? { command: words.join(" ") } : { argv: words }, {
-    agentId: values.agent,
+    agentId,
     cwd,
     env: ctx.env,
     home: ctx.paths.home,

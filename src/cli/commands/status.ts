@@ -12,7 +12,7 @@ import { secretStoreFor } from "../../secrets/secret-store.js";
 import { parseJsonFlag } from "../args.js";
 import { printJson, printLine, type CliContext, type CommandSpec } from "../context.js";
 
-interface StatusReport {
+export interface StatusReport {
   home: string;
   runner: { serving: boolean; version?: string; ui?: boolean; reason?: string };
   connection: (StatusFile["connection"] & { running: boolean; pid: number; updatedAt: string }) | null;
@@ -43,7 +43,8 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function gather(ctx: CliContext): Promise<StatusReport> {
+/** What `status` shows (doctor reads the same). */
+export async function gatherStatus(ctx: CliContext): Promise<StatusReport> {
   const { paths } = ctx;
   const ping = await requestOnce(paths, "ping", {}, { timeoutMs: 2_000, connectTimeoutMs: 2_000 });
   const runner: StatusReport["runner"] =
@@ -178,7 +179,7 @@ export const command: CommandSpec = {
   usage: "gatehouse status [--json]",
   async run(args, ctx) {
     const json = parseJsonFlag(args);
-    const report = await gather(ctx);
+    const report = await gatherStatus(ctx);
     if (json) {
       printJson(ctx, report);
       return 0;

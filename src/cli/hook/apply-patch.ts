@@ -15,11 +15,12 @@ export function patchPaths(operations: readonly PatchOperation[]): string[] {
   return [...new Set(paths)];
 }
 
-function notUnderstood(reason: string): ToolCall {
+function notUnderstood(reason: string, patch?: string): ToolCall {
   return {
     kind: "person",
     tool: "apply_patch",
     what: "writes files by a patch",
+    ...(patch !== undefined ? { input: patch } : {}),
     reason: `Gatehouse cannot be sure it reads this patch the way Codex applies it: ${reason}. Written in the plain apply_patch format (one header per line, plain file names) it would be checked by itself`,
   };
 }
@@ -31,7 +32,7 @@ function notUnderstood(reason: string): ToolCall {
  */
 export async function patchFileCall(patch: string, base: string): Promise<ToolCall> {
   const reading = (await grammar()).readCodexPatch(patch);
-  if (!reading.ok) return notUnderstood(reading.reason);
+  if (!reading.ok) return notUnderstood(reading.reason, patch);
   // The file gate takes each path as Codex opens it (core/workdir/runtime-path.ts: joined to `base`, `..`
   // collapsed as text, `~` a name).
   return {

@@ -8,7 +8,15 @@
 import path from "node:path";
 import { z } from "zod/mini";
 import type { ToolCall } from "./tool-call.js";
-import { harmless, person, tool, type ToolContext, type ToolTable } from "./tool-spec.js";
+import {
+  harmless,
+  harmlessTool,
+  person,
+  personTool,
+  tool,
+  type ToolContext,
+  type ToolTable,
+} from "./tool-spec.js";
 
 const Text = z.string();
 /** A path or command: an empty one is not something Gatehouse can judge. */
@@ -52,20 +60,6 @@ function search(
   const base = pattern ? globBase(pattern) : null;
   if (base) paths.push(path.isAbsolute(base) || base.startsWith("~") ? base : path.join(target, base));
   return files(tool, "read", paths, ctx);
-}
-
-/** A row whose every call is harmless: it runs nothing and touches no file on this machine. */
-function harmlessTool(name: string, what: string, input: () => z.ZodMiniType) {
-  return tool(what, input, () => harmless(name, what));
-}
-
-/** A row whose every call needs a person: Gatehouse cannot judge its effect from its input. */
-function personTool(name: string, what: string, why: string) {
-  return tool(
-    what,
-    () => Anything,
-    (input) => person(name, what, why, input),
-  );
 }
 
 /** A row whose every call is refused: it runs programs that never pass the gate. */

@@ -4,10 +4,11 @@
 // (claude-tools.ts); `mcp__*` tools are MCP calls, covered by `mcp:SERVER/TOOL` entries, except
 // Gatehouse's own Skill tool, which only reads skill instructions.
 import { z } from "zod/mini";
+import { parseJsonText } from "../../core/store/json-file.js";
 import { mcpTargetOfName } from "../../shared/mcp-names.js";
 import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
 import { CLAUDE_TOOLS } from "./claude-tools.js";
-import type { HookVerdict, ToolCall } from "./tool-call.js";
+import type { ToolCall } from "./tool-call.js";
 import { classifyToolCall, inputText, person, type ToolContext } from "./tool-spec.js";
 
 /**
@@ -49,13 +50,21 @@ export async function claudeToolCall(input: ClaudePreToolUse, ctx: ToolContext):
   return classifyToolCall(CLAUDE_TOOLS, name, input.tool_input ?? {}, ctx, "Claude Code");
 }
 
-/** Claude Code's hook output: allow or deny with the reason. Every call gets one (no output would be no decision). */
-export function claudeHookOutput(verdict: HookVerdict): string {
-  return JSON.stringify({
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: verdict.allow ? "allow" : "deny",
-      permissionDecisionReason: verdict.reason,
-    },
-  });
+/**
+ * Claude Code's hook input (the command hook's stdin, the HTTP hook's body) as a tool call, with the
+ * session and folder it names; null when unreadable. `fallbackCwd`: the folder when the input names none.
+ */
+export async function readClaudeToolCall(
+  text: string,
+  workdir: string | undefined,
+  fallbackCwd: string,
+): Promise<{ call: ToolCall; sessionId: string | undefined; cwd: string } | null> {
+  const parsed = parseJsonText(text, ClaudePreToolUseSchema);
+  if (parsed.status !== "ok") return null;
+  const input = parsed.value;
+  const cwd = input.cwd && input.cwd.startsWith("/") ? input.cwd : fallbackCwd;
+  const ctx = { cwd, ...(workdir !== undefined ? { workdir } : {}) };
+  return { call: await claudeToolCall(input, ctx), sessionId: input.session_id, cwd };
 }
+
+export { claudeHookOutput } from "../../shared/claude-hook-output.js";

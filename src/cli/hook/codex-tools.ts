@@ -6,13 +6,12 @@
 // TTY sessions, so there is no running program to type into (codex-spec.ts).
 import { z } from "zod/mini";
 import type { ToolCall } from "./tool-call.js";
-import { harmless, person, tool, type ToolTable } from "./tool-spec.js";
+import { harmless, harmlessTool, person, personTool, tool, type ToolTable } from "./tool-spec.js";
 
 const Text = z.string();
 const Count = z.number();
 const Flag = z.boolean();
 const opt = z.optional;
-const Anything = z.looseObject({});
 
 /** An input item for a sub-agent: plain text is a message; an image, audio, skill or mention names more. */
 const AgentItem = () =>
@@ -40,18 +39,6 @@ function agentCall(name: string, input: { items?: AgentItem[] | undefined }): To
     );
   }
   return harmless(name, AGENT_WHAT);
-}
-
-function harmlessTool(name: string, what: string, input: () => z.ZodMiniType) {
-  return tool(what, input, () => harmless(name, what));
-}
-
-function personTool(name: string, what: string, why: string) {
-  return tool(
-    what,
-    () => Anything,
-    (input) => person(name, what, why, input),
-  );
 }
 
 const PlanStep = () =>

@@ -22,8 +22,17 @@ import {
 /** How long the hook itself waits past the prompt's timeout before it denies on its own. */
 export const HOOK_REPLY_SLACK_MS = 5_000;
 
+/** How a gated call's `approval.request` is asked: the socket (the command hook) or, inside the runner, in-process. */
+export type AskGatehouse = (body: Record<string, unknown>) => Promise<ClientResult<DecisionBody>>;
+
 export interface HookSession {
-  ctx: CliContext;
+  /** What the hook knows of its home: paths, environment, logger (the runner passes its own). */
+  ctx: Pick<CliContext, "env" | "paths" | "logger">;
+  /**
+   * Asks the running Gatehouse in-process (the runner's HTTP hook: the task is proven by its token);
+   * absent = over the approval socket with the task's proof.
+   */
+  ask?: AskGatehouse;
   /** Whose hook this is. */
   runtime: HookRuntime;
   agentId: string;
@@ -207,15 +216,13 @@ async function decideGated(call: GatedCall, session: HookSession): Promise<HookV
   if (call.kind === "file" && (await readsOnlyInside(call, session)))
     return { allow: true, reason: "Gatehouse allows reading the task's own folder." };
   const posixShells = "posixShells" in session.shell ? session.shell.posixShells : [];
-  const result: ClientResult<DecisionBody> = await requestOnce(
-    session.ctx.paths,
-    "approval.request",
-    requestBody(call, session, posixShells),
-    {
-      timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,
-      ...(session.task ? { task: session.task } : {}),
-    },
-  );
+  const body = requestBody(call, session, posixShells);
+  const result: ClientResult<DecisionBody> = session.ask
+    ? await session.ask(body)
+    : await requestOnce(session.ctx.paths, "approval.request", body, {
+        timeoutMs: session.promptTimeoutMs + HOOK_REPLY_SLACK_MS,
+        ...(session.task ? { task: session.task } : {}),
+      });
   const what = thingOf(call);
   if (result.status === "ok") {
     const { decision, decidedBy, reason, denyReason } = result.body;

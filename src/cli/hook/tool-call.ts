@@ -38,10 +38,8 @@ export type ToolCall =
   /** Fail closed: refused without asking, with the reason the model sees. */
   | { kind: "refuse"; reason: string };
 
-export interface HookVerdict {
-  allow: boolean;
-  reason: string;
-}
+export type { HookVerdict } from "../../shared/claude-hook-output.js";
+import type { HookVerdict } from "../../shared/claude-hook-output.js";
 
 /** What a decision was about, in the verdict's words. */
 export type DecidedThing = "command" | "file access" | "tool call";

@@ -3,7 +3,7 @@
 // exec-policy.md "Tool calls other than a shell string": a tool not in the table, a field its schema does
 // not know, or a value it does not understand is a call for a person. zod/mini: the hook loads every
 // table on every call (issue 12).
-import type { z } from "zod/mini";
+import { z } from "zod/mini";
 import type { ToolCall } from "./tool-call.js";
 
 /** What the table's rows get besides the input: where the call happens. */
@@ -125,4 +125,21 @@ export async function classifyToolCall(
     );
   }
   return spec.call(parsed.data, ctx);
+}
+
+/** Any object: the input of a row that does not read it. */
+const AnyInput = z.looseObject({});
+
+/** A row whose every call is harmless: it runs nothing and touches no file on this machine. */
+export function harmlessTool(name: string, what: string, input: () => z.ZodMiniType): ToolSpec {
+  return tool(what, input, () => harmless(name, what));
+}
+
+/** A row whose every call needs a person: Gatehouse cannot judge its effect from its input. */
+export function personTool(name: string, what: string, why: string): ToolSpec {
+  return tool(
+    what,
+    () => AnyInput,
+    (input) => person(name, what, why, input),
+  );
 }

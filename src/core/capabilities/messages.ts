@@ -72,4 +72,7 @@ export const msg = {
   pluginPathOccupied: "Runtime Plugin path is occupied by a local user item",
   managedPathSymlink: (p: string) => `Refusing to traverse managed path symlink: ${p}`,
   pluginRegisteredByUser: (key: string) => `Plugin ${key} is already registered in Claude Code by the user`,
+  /** Gatehouse's own wording: Claude Code knows every synced plugin as `<name>@gatehouse`. */
+  claudeKeyTaken: (item: string, other: string, key: string) =>
+    `Capability ${item} would be ${key} in Claude Code, which ${other} already is; it was not installed`,
 } as const;

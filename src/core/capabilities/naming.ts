@@ -53,6 +53,19 @@ export function pluginKey(name: string, marketplace: string): string {
   return `${name}@${marketplace}`;
 }
 
+/**
+ * The marketplace Gatehouse registers in Claude Code for every plugin it syncs, whatever marketplace
+ * the backend names (docs/agent-clis.md "Synced plugins in Claude Code"): Claude Code 2.1.332 refuses a
+ * directory marketplace under a reserved name such as `claude-plugins-official`, or one that only looks
+ * official (`official-claude-…`), so the backend's name cannot be the one registered.
+ */
+export const CLAUDE_MARKETPLACE = "gatehouse";
+
+/** The key a synced plugin has in Claude Code (`installed_plugins.json`, `enabledPlugins`): `<name>@gatehouse`. */
+export function claudePluginKey(name: string): string {
+  return pluginKey(name, CLAUDE_MARKETPLACE);
+}
+
 /** How two paths are compared for collisions: composed and case-folded, as on macOS and Windows. */
 export function collisionKey(p: string): string {
   return p.normalize("NFC").toLowerCase();

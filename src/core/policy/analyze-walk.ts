@@ -7,7 +7,7 @@ import { commandBaseName, inlineCodeOf, SHELL_ONLY_BUILTINS, type Arg } from "./
 import { subsOf, type Command, type Redirect, type Script, type Word, type WordPart } from "./shell-ast.js";
 import type { ScriptCache } from "./io/shell-script.js";
 import { readTool, toolRole } from "./tool-table.js";
-import type { Dialect, ToolReading } from "./tool-readings.js";
+import type { Dialect, FolderMove, ToolReading } from "./tool-readings.js";
 import type { CommandInput, Flag, FlagKind } from "./types.js";
 import { judgeVariable } from "./variables.js";
 import { splitWindowsCommand } from "./windows-command.js";
@@ -32,12 +32,30 @@ export interface RawSegment {
   chdir?: string;
   /** A `cd` in its shell: the folder it runs in is known only at run time. */
   cwdUnknown?: boolean;
+  /** The moves of the working folder in its shells (outer first), for the read rule (file-reads.ts). */
+  folderMoves?: FolderMove[];
+  /** The segment whose output it reads on standard input (the command before it in a pipeline). */
+  stdinFrom?: number;
+}
+
+/** A file the shell itself opens for a command: `< file` reads it, `> file` writes it. */
+export interface RawRedirect {
+  target: Arg;
+  access: "read" | "write";
+  context: string;
+  /** A `cd` in its shell: a relative name is taken from a folder known only at run time. */
+  cwdUnknown?: boolean;
+  folderMoves?: FolderMove[];
 }
 
 export interface Collected {
   ok: boolean;
   segments: RawSegment[];
   flags: Flag[];
+  /** Files the shell opens by redirects (here-documents and here-strings open none). */
+  redirects: RawRedirect[];
+  /** Every shell text analysed (the command and its `sh -c` scripts): a variable named in one may be set. */
+  texts: string[];
 }
 
 interface Where {
@@ -50,6 +68,8 @@ interface Where {
   dialect: Dialect;
   /** Standard input, when the command line itself writes it out (a here-document or here-string). */
   stdin?: string | null;
+  /** The segment of the command before it in a pipeline, whose output is its standard input. */
+  stdinFrom?: number;
   pathOverride?: string;
   chdir?: string;
 }
@@ -93,13 +113,19 @@ export async function collectAnalysis(
   } else {
     walker.parseFailed("neither argv nor a command string was given");
   }
-  return { ok: walker.ok, segments: walker.segments, flags: walker.flags };
+  return {
+    ok: walker.ok,
+    segments: walker.segments,
+    flags: walker.flags,
+    redirects: walker.redirects,
+    texts: walker.texts,
+  };
 }
 
 /** A word as an argument: its value when it is literal, else its source text as a placeholder. */
 export function wordArg(word: Word): Arg {
   const meaning = understandWord(word);
-  if (meaning.kind === "literal") return { value: meaning.value, literal: true };
+  if (meaning.kind === "literal") return { value: meaning.value, literal: true, word };
   const first = word.parts[0];
   const safeStart =
     (first?.kind === "lit" && first.value !== "" && !first.value.startsWith("-")) ||
@@ -109,6 +135,7 @@ export function wordArg(word: Word): Arg {
     literal: false,
     splits: meaning.kind === "unknown" || meaning.splits,
     mayBeOption: meaning.kind === "unknown" || meaning.splits || !safeStart,
+    word,
   };
 }
 
@@ -120,7 +147,11 @@ class Walker {
   ok = true;
   readonly segments: RawSegment[] = [];
   readonly flags: Flag[] = [];
+  readonly redirects: RawRedirect[] = [];
+  readonly texts: string[] = [];
   private readonly seen = new Set<string>();
+  /** Moves of the working folder in the shell texts being walked (each text takes its own at its end). */
+  private readonly moves: FolderMove[] = [];
   /** How many `cd`s and the like were seen (a text containing one has segments in an unknown folder). */
   private folderChanges = 0;
 
@@ -142,6 +173,7 @@ class Walker {
   }
 
   async text(text: string, where: Where): Promise<void> {
+    this.texts.push(text);
     const parsed = await this.scripts.parse(text);
     if (!parsed.ok) {
       const where_ = where.context === "top" ? "" : ` (in ${where.context})`;
@@ -149,11 +181,17 @@ class Walker {
       return;
     }
     const firstSegment = this.segments.length;
+    const firstRedirect = this.redirects.length;
     const changesBefore = this.folderChanges;
+    const movesBefore = this.moves.length;
     await this.script(parsed.script, where);
+    const moves = this.moves.splice(movesBefore);
     if (this.folderChanges > changesBefore) {
       // a cd anywhere in this shell: where each of its commands runs is known only at run time
-      for (const segment of this.segments.slice(firstSegment)) segment.cwdUnknown = true;
+      for (const item of [...this.segments.slice(firstSegment), ...this.redirects.slice(firstRedirect)]) {
+        item.cwdUnknown = true;
+        item.folderMoves = [...moves, ...(item.folderMoves ?? [])];
+      }
     }
   }
 
@@ -170,7 +208,16 @@ class Walker {
     for (const statement of script) {
       if (statement.background) this.flag("background", "runs a command in the background (&)");
       for (const pipeline of statement.pipelines) {
-        for (const command of pipeline.commands) await this.command(command, where);
+        let from: number | undefined = where.stdinFrom; // a group or subshell's input is its shell's
+        for (const [i, command] of pipeline.commands.entries()) {
+          const first = this.segments.length;
+          const { stdinFrom: _, ...rest } = where;
+          const input = i === 0 ? where.stdinFrom : from;
+          await this.command(command, input === undefined ? rest : { ...rest, stdinFrom: input });
+          // the program that writes the next one's input: the first segment it started that is not a wrapper
+          const own = this.segments.slice(first).findIndex((s) => !s.wrapper);
+          from = command.kind === "simple" && own !== -1 ? first + own : undefined;
+        }
       }
     }
   }
@@ -286,13 +333,16 @@ class Walker {
       const pathValue =
         prefixPath?.values.length === 1 ? pathAssignmentValue(prefixPath.values[0] as Word) : null;
       const args = command.words.map(wordArg);
+      const { stdinFrom, ...outer } = where;
+      const redirected = command.redirs.some((r) => r.op.startsWith("<") && (r.fd === null || r.fd === "0"));
       const shellWhere: Where = {
-        ...where,
+        ...outer,
         stdin: writtenStdin(command.redirs),
         ...(pathValue !== null ? { pathOverride: pathValue } : {}),
+        ...(stdinFrom !== undefined && !redirected ? { stdinFrom } : {}),
       };
       await this.argv(args, shellWhere);
-      for (const word of command.words) await this.word(word, where);
+      for (const word of command.words) await this.word(word, outer);
     } else if (command.assigns.length === 0 && where.dialect === "zsh" && command.redirs.length > 0) {
       this.flag(
         "dynamic-command",
@@ -308,7 +358,9 @@ class Walker {
     if (redirect.op === "&>" || redirect.op === "&>>") this.dialectCheck(where, redirect.op);
     if (redirect.op === "<<<") this.dialectCheck(where, "<<<");
     if (READ_OPS.has(redirect.op)) {
-      // reading is fine
+      // reading is fine, unless the file is one the read rule keeps (file-reads.ts)
+      if (redirect.op === "<" && target)
+        this.redirects.push({ target, access: "read", context: where.context });
     } else if (redirect.op === ">&" || redirect.op === "<&") {
       // `>&2` duplicates a descriptor; `>& file` (bash: `&> file`) writes the file
       const duplicates = target?.literal && /^(\d+-?|-)$/.test(target.value);
@@ -319,6 +371,10 @@ class Walker {
     } else if (!target?.literal || !SAFE_WRITE_TARGETS.has(target.value)) {
       this.flag("redirect", `writes to ${target?.value ?? "a file"} (${shown})`);
     }
+    const duplicates =
+      (redirect.op === ">&" || redirect.op === "<&") && /^(\d+-?|-)$/.test(target?.value ?? "");
+    if (target && !READ_OPS.has(redirect.op) && !duplicates && !redirect.heredoc)
+      this.redirects.push({ target, access: "write", context: where.context });
     if (redirect.target && !redirect.heredoc) await this.word(redirect.target, where);
     if (redirect.heredoc) {
       for (const part of redirect.heredoc.parts) {
@@ -339,6 +395,7 @@ class Walker {
     const first = args[0];
     if (!first) return;
     const segment: RawSegment = { args, executable: first.value, context: where.context };
+    if (where.stdinFrom !== undefined) segment.stdinFrom = where.stdinFrom;
     if (where.pathOverride !== undefined) segment.pathOverride = where.pathOverride;
     if (where.chdir !== undefined) segment.chdir = where.chdir;
     const index = this.push(segment);
@@ -385,7 +442,10 @@ class Walker {
       segment.builtin = reading.builtin;
       segment.unresolvable = `${segment.executable} is a shell builtin, not an executable file`;
     }
-    if (reading.changesFolder) this.folderChanges++;
+    if (reading.changesFolder) {
+      this.folderChanges++;
+      this.moves.push(reading.movesTo ?? "unknown");
+    }
     for (const inner of reading.inner) {
       if (wrapper) segment.wrapper = true;
       const chdir = inner.chdir;

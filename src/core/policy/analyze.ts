@@ -4,7 +4,10 @@
 // says becomes a flag. Executables are resolved here too, so an Analysis says exactly what would run.
 import path from "node:path";
 import { collectAnalysis, type Collected, type RawSegment } from "./analyze-walk.js";
+import { readRuleFlags } from "./file-reads.js";
+import { DiskLookup, protectedFoldersFor, type FileLookup } from "./io/file-lookup.js";
 import { ExecutableResolver } from "./io/resolve-executable.js";
+import type { OwnFiles } from "./own-files.js";
 import { ScriptCache } from "./io/shell-script.js";
 import type { Dialect } from "./tool-readings.js";
 import type { Analysis, CommandInput, Segment } from "./types.js";
@@ -20,6 +23,13 @@ export interface AnalyzeOptions {
   resolver?: ExecutableResolver;
   /** Which shell runs a shell string (default bash: what Gatehouse runs; the hook passes the agent's). */
   dialect?: Dialect;
+  /**
+   * Gatehouse's own files: with them the read rule applies (file-reads.ts) — the files the command opens
+   * are worked out and judged against E and the protected folders.
+   */
+  ownFiles?: OwnFiles;
+  /** File-system lookups for the read rule (default: a fresh one for this call). */
+  files?: FileLookup;
 }
 
 /** The process-wide parse memo used when none is given: same text, same parse. */
@@ -32,7 +42,21 @@ export async function analyzeCommand(input: CommandInput, options: AnalyzeOption
   const dialect = options.dialect ?? oneDialect(input.posixShell);
   const key = `collect\0${platform}\0${dialect}\0${input.shell ?? ""}\0${input.argv ? JSON.stringify(input.argv) : `\0${input.command}`}`;
   const collected = await scripts.memo(key, () => collectAnalysis(input, { platform, scripts, dialect }));
-  return resolveSegments(collected, options, platform);
+  const analysis = resolveSegments(collected, options, platform);
+  // the read rule looks at this machine's disk: not for another platform's command analysed here
+  if (options.ownFiles && collected.ok && platform === process.platform) {
+    const folders = await protectedFoldersFor(options.ownFiles, options.env, platform);
+    const read = readRuleFlags(collected, {
+      cwd: options.cwd,
+      env: options.env,
+      home: options.home,
+      platform,
+      folders,
+      lookup: options.files ?? new DiskLookup(),
+    });
+    analysis.flags.push(...read);
+  }
+  return analysis;
 }
 
 /** The shell that reads the string; several candidates are explained one by one (explain.ts), never here. */

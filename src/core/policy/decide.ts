@@ -1,6 +1,6 @@
 // The decision (exec-policy.md "Deciding" 1–5): pure functions of the effective settings and whether the
 // allowlist alone covers the command.
-import type { EffectiveSettings, Explanation, Outcome } from "./types.js";
+import type { Ask, EffectiveSettings, Explanation, Outcome } from "./types.js";
 
 export function decide(
   settings: Pick<EffectiveSettings, "security" | "ask"> & Partial<Pick<EffectiveSettings, "sources">>,
@@ -20,6 +20,16 @@ export function decide(
   return { outcome: "deny", reason: miss };
 }
 
+/**
+ * A command that opens Gatehouse's own folder where the settings would run it (security=full, elevated):
+ * a person decides all the same, and with ask=off nobody can, so it is refused (own-files.ts).
+ */
+export function ownFilesDecision(ask: Ask, why: string): { outcome: Outcome; reason: string } {
+  return ask === "off"
+    ? { outcome: "deny", reason: `own-files (ask=off): ${why}` }
+    : { outcome: "prompt", reason: `own-files: ${why}` };
+}
+
 /** A request that asked to loosen the policy is refused whole; the reason says what it asked for. */
 export function loosenedReason(loosening: readonly string[]): string {
   return `request-loosens: the request asked for ${loosening.join(" and ")}; a request may only tighten`;
@@ -31,7 +41,8 @@ export function loosenedReason(loosening: readonly string[]): string {
  * person denied it.
  */
 export function fallbackDecision(
-  explanation: Pick<Explanation, "askFallback" | "allowlistSatisfied" | "approvalsFile">,
+  explanation: Pick<Explanation, "askFallback" | "allowlistSatisfied" | "approvalsFile"> &
+    Partial<Pick<Explanation, "flags">>,
   why: "timeout" | "no-approver" = "timeout",
 ): {
   allowed: boolean;
@@ -40,6 +51,8 @@ export function fallbackDecision(
   const code = why === "timeout" ? "approval-timeout" : "no-approver";
   if (explanation.approvalsFile.status === "invalid")
     return { allowed: false, reason: `${code} (approvals-file-invalid)` };
+  // a secret never reaches an agent without a person saying so: askFallback=full does not open E
+  if (explanation.flags?.includes("own-files")) return { allowed: false, reason: `${code} (own-files)` };
   switch (explanation.askFallback) {
     case "full":
       return { allowed: true, reason: `${code} (askFallback=full)` };

@@ -9,7 +9,7 @@ import type { Dialect } from "./tool-readings.js";
 import { judgeVariable } from "./variables.js";
 import { namesOwnFiles, type OwnFiles } from "./own-files.js";
 import { commandBaseName } from "./command-rules.js";
-import { decide, loosenedReason } from "./decide.js";
+import { decide, loosenedReason, ownFilesDecision } from "./decide.js";
 import { proposeEntries } from "./proposals.js";
 import { resolveSettings } from "./resolve-settings.js";
 import { ExecutableResolver } from "./io/resolve-executable.js";
@@ -55,6 +55,9 @@ export interface PolicyContext {
   identity?: Identity;
 }
 
+/** Flags an entry with an argPattern that matched the literal arguments covers (proposed exactly so). */
+const COVERABLE: ReadonlySet<Flag["kind"]> = new Set(["inline-code", "tool-option", "protected-files"]);
+
 const OUTCOME_RANK: Record<Explanation["outcome"], number> = { run: 0, prompt: 1, deny: 2 };
 
 /**
@@ -95,6 +98,7 @@ async function explainUnder(
     ...(ctx.dialect ? { dialect: ctx.dialect } : {}),
     ...(ctx.scripts ? { scripts: ctx.scripts } : {}),
     resolver: ctx.resolver ?? new ExecutableResolver(),
+    ...(ctx.ownFiles ? { ownFiles: ctx.ownFiles } : {}),
   });
   const settings = resolveSettings(ctx.approvals, ctx.agentId, ctx.requested, ctx.now, ctx.identity);
   const segments = analysis.segments;
@@ -139,11 +143,10 @@ async function explainUnder(
         segment.missReason = match.missReason;
       }
     }
-    // Inline code and a tool's risky options are covered only by an entry whose argPattern matched
-    // literal arguments.
+    // Inline code, a tool's risky options and a read of a protected folder are covered only by an entry
+    // whose argPattern matched literal arguments: a grant of exactly that.
     for (const flag of flags) {
-      if ((flag.kind !== "inline-code" && flag.kind !== "tool-option") || flag.segment === undefined)
-        continue;
+      if (!COVERABLE.has(flag.kind) || flag.segment === undefined) continue;
       const segment = segments[flag.segment];
       const entryId = segment?.matchedEntryId;
       if (!segment || !entryId || segment.dynamicArgs) continue;
@@ -164,16 +167,18 @@ async function explainUnder(
     analysis.ok &&
     blocking.length === 0 &&
     segments.every((s) => s.matchedEntryId !== null || s.builtin !== undefined);
-  const decision =
+  let decision =
     ctx.approvals.status === "invalid"
       ? { outcome: "deny" as const, reason: "approvals-file-invalid" }
       : settings.loosening
         ? { outcome: "deny" as const, reason: loosenedReason(settings.loosening) }
         : decide(settings, allowlistSatisfied);
+  // Gatehouse's own folder needs a person whatever the settings: under security=full (or elevated) too.
+  const own = blocking.find((f) => f.kind === "own-files");
+  if (own && decision.outcome === "run")
+    decision = ownFilesDecision(settings.ask, `${decision.reason}; ${own.detail}`);
 
-  const inlineUncovered = new Set(
-    blocking.filter((f) => f.kind === "inline-code" || f.kind === "tool-option").map((f) => f.segment),
-  );
+  const inlineUncovered = new Set(blocking.filter((f) => COVERABLE.has(f.kind)).map((f) => f.segment));
   // a segment whose commands cannot be known (stdin scripts, opaque wrappers) gets no lasting grant
   const unknowable = new Set(blocking.filter((f) => f.kind === "dynamic-command").map((f) => f.segment));
   const proposedEntries = proposeEntries(
@@ -182,6 +187,7 @@ async function explainUnder(
       !unknowable.has(index) &&
       segment.builtin === undefined &&
       (segment.matchedEntryId === null || inlineUncovered.has(index)),
+    new Set(blocking.filter((f) => f.kind === "protected-files").map((f) => f.segment)),
   );
   const matchedEntryIds: string[] = [];
   if (allowlistSatisfied) {

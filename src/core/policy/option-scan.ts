@@ -4,6 +4,7 @@
 // sure — an option the table does not list (when the tool's other options are not known to be inert),
 // an abbreviation of a listed option, a word whose value is known only when it runs — is a problem, and
 // problems need a person.
+import type { Word } from "./shell-ast.js";
 import type { FlagKind } from "./types.js";
 
 /** One word of a command line: its value after quote removal, or its source text when it has expansions. */
@@ -15,6 +16,14 @@ export interface Arg {
   splits?: boolean;
   /** Not literal, and its value may start with `-` (nothing literal in front of the expansion). */
   mayBeOption?: boolean;
+  /** The shell word it came from, for working out the file names it becomes (path-word.ts). */
+  word?: Word;
+  /** Why its value is known only when it runs, once the read rule tried to work it out (file-reads.ts). */
+  why?: string;
+  /** Words that name files a finder found inside these folders (`find DIR -exec cat {} +`). */
+  found?: { folders: Arg[] };
+  /** Words xargs fills in from its input (the read rule looks at what writes that input). */
+  fromInput?: true;
 }
 
 /** What an option (or operand) does that needs a person. `{}` in `detail` stands for its value. */

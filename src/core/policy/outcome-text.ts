@@ -43,7 +43,7 @@ type ExplanationFacts = Pick<
   Explanation,
   "agentId" | "approvalsFile" | "proposedEntries" | "command" | "sources" | "reason"
 > &
-  Partial<Pick<Explanation, "identity">>;
+  Partial<Pick<Explanation, "identity" | "flags">>;
 
 /**
  * The agent whose entries and elevation would change the outcome: for an unproven request only the
@@ -81,8 +81,10 @@ export function nextStep(kind: OutcomeKind, reason: string, e: ExplanationFacts)
     return `fix the approvals file ${e.approvalsFile.path} (\`gatehouse status\` shows what is wrong)`;
   if (reason.startsWith("request-loosens"))
     return `drop the looser --security/--ask, or elevate for a while: \`gatehouse elevate --agent ${quoteWord(ruledAgent(e))} --for 15m\``;
+  // no entry opens Gatehouse's own folder: only a person can, at a prompt
+  const own = e.flags?.includes("own-files") === true;
   if (kind === "no-approver") {
-    const add = allowlistAddLine(e);
+    const add = own ? null : allowlistAddLine(e);
     return `start \`gatehouse serve --prompt tty\` in another terminal (or open the Gatehouse app) and run it again${add ? `, or allow it: \`${add}\`` : ""}`;
   }
   if (kind === "denied-by-policy" && reason.startsWith("security=deny")) {
@@ -92,7 +94,7 @@ export function nextStep(kind: OutcomeKind, reason: string, e: ExplanationFacts)
       ? "pick a mode that runs commands: `gatehouse init --preset ask`"
       : `set ${source}.security in ${e.approvalsFile.path} (or \`gatehouse elevate --agent ${quoteWord(ruledAgent(e))} --for 15m\`)`;
   }
-  return allowlistAddLine(e) ?? explainCommandLine(e);
+  return (own ? null : allowlistAddLine(e)) ?? explainCommandLine(e);
 }
 
 /** `headline (decidedBy): reason. Next: command` — the refusal as one line for people. */

@@ -3,10 +3,11 @@
 // (`cat ~/.wegent-executor/exec-approvals.json` through an allowlisted `cat`) needs a person, whatever the
 // allowlist says. The managed workspace inside E is where tasks work and stays open.
 //
-// This reads the command's text for every spelling of the folder a shell would expand to it (absolute,
-// `~/…`, `$HOME/…`, `${HOME}/…`, and the folder's own name for paths relative to home). It is a net under
-// the allowlist, not a proof: a name built at run time is not seen here (the person still decides any
-// command the allowlist does not cover).
+// The first line is the read rule (read-rule.ts, file-reads.ts): the files a command opens, worked out as
+// the shell and the program will (globs, quotes, variables, links). This is the second line: it reads
+// the command's text for every spelling of the folder a shell would expand to it (absolute, `~/…`,
+// `$HOME/…`, `${HOME}/…`, and the folder's own name for paths relative to home), whatever program names
+// it — a net under the first, not a proof.
 import path from "node:path";
 
 export interface OwnFiles {
@@ -16,6 +17,9 @@ export interface OwnFiles {
   open: readonly string[];
   /** The user's home, for `~`/`$HOME` spellings. */
   home: string;
+  /** The agents' homes (CLAUDE_CONFIG_DIR, CODEX_HOME): protected folders for the read rule (read-rule.ts). */
+  claudeHome?: string;
+  codexHome?: string;
 }
 
 /** Per OwnFiles object (one per service): its spellings and open tails, computed once. */
@@ -72,6 +76,14 @@ export function ownFilesOf(paths: {
   executorHome: string;
   defaultWorkspaceRoot: string;
   home: string;
+  claudeHome?: string;
+  codexHome?: string;
 }): OwnFiles {
-  return { folder: paths.executorHome, open: [paths.defaultWorkspaceRoot], home: paths.home };
+  return {
+    folder: paths.executorHome,
+    open: [paths.defaultWorkspaceRoot],
+    home: paths.home,
+    ...(paths.claudeHome !== undefined ? { claudeHome: paths.claudeHome } : {}),
+    ...(paths.codexHome !== undefined ? { codexHome: paths.codexHome } : {}),
+  };
 }

@@ -24,9 +24,11 @@ function needsArgPattern(segment: Segment): boolean {
   return names.some((n) => NEVER_BARE_GRANT.has(n) || grantsMoreThanItsName(n));
 }
 
+/** `exact`: segments only an exact argPattern may cover (a read of a protected folder, file-reads.ts). */
 export function proposeEntries(
   segments: Segment[],
   uncovered: (segment: Segment, index: number) => boolean,
+  exact: ReadonlySet<number | undefined> = new Set(),
 ): ProposedEntry[] {
   const proposals: ProposedEntry[] = [];
   const seen = new Set<string>();
@@ -34,7 +36,7 @@ export function proposeEntries(
     if (!uncovered(segment, index) || segment.resolvedPath === null) return;
     const pattern = escapeGlob(segment.resolvedPath.replace(/\\/g, "/"));
     let proposal: ProposedEntry;
-    if (needsArgPattern(segment)) {
+    if (needsArgPattern(segment) || exact.has(index)) {
       if (segment.dynamicArgs) return;
       proposal = { pattern, argPattern: exactArgPattern(segment.argv.slice(1)), segment: index };
     } else {

@@ -2,7 +2,12 @@
 // agents[agentId], agents["*"], defaults, built-in; then elevated mode (security=full while it lasts);
 // then a request may only tighten them — one that asks for something looser is refused whole.
 // An unproven agent id (docs/decisions.md "Proven identity") gets the least-trusted agent's settings.
-import { BUILT_IN_SETTINGS, type ApprovalsState, type PolicySettings } from "../approvals/index.js";
+import {
+  BUILT_IN_SETTINGS,
+  CLOCK_SLACK_MS,
+  type ApprovalsState,
+  type PolicySettings,
+} from "../approvals/index.js";
 import type {
   Ask,
   EffectiveSettings,
@@ -35,7 +40,13 @@ export function activeElevation(
   let best: { agentId: string; until: number } | null = null;
   for (const name of agentId === "*" ? ["*"] : [agentId, "*"]) {
     const elevation = approvals.file.elevated[name];
-    if (elevation && elevation.until > now && (!best || elevation.until > best.until))
+    // a clock set back before the elevation began would stretch it: it does not count then (issue 30)
+    if (
+      elevation &&
+      elevation.until > now &&
+      now + CLOCK_SLACK_MS >= elevation.since &&
+      (!best || elevation.until > best.until)
+    )
       best = { agentId: name, until: elevation.until };
   }
   return best;

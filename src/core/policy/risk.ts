@@ -141,6 +141,8 @@ export function assessRisks(explanation: Explanation, fileAccess?: FileAccessVie
         level: "danger",
         detail: `touches Gatehouse's own policy and secrets: ${flag.detail}`,
       });
+    else if (flag.kind === "protected-files" && !flag.coveredBy)
+      risks.push({ kind: "outside-workdir", level: "danger", detail: `reads secrets: ${flag.detail}` });
   }
   for (const p of fileAccess?.paths ?? []) {
     const level = FILE_RISK[p.where];

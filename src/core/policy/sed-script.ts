@@ -2,12 +2,14 @@
 // flag) runs commands, `w`/`W` (and `s///w`) write files. Positive model: a script the reader does not
 // fully follow is not understood, so the command needs a person. `r`/`R` only read.
 
-export type SedVerdict = { ok: true; effects: string[] } | { ok: false; why: string };
+/** `reads`: the files the script's `r`/`R` commands read (taken as written: sed expands nothing). */
+export type SedVerdict = { ok: true; effects: string[]; reads: string[] } | { ok: false; why: string };
 
 const SIMPLE = new Set(["=", "d", "D", "g", "G", "h", "H", "l", "n", "N", "p", "P", "x", "z", "F", "}"]);
 
 export function readSedScript(script: string): SedVerdict {
   const effects: string[] = [];
+  const reads: string[] = [];
   let i = 0;
   const n = script.length;
   const fail = (why: string): SedVerdict => ({ ok: false, why: `sed script not understood: ${why}` });
@@ -103,7 +105,8 @@ export function readSedScript(script: string): SedVerdict {
       continue;
     }
     if (cmd === "r" || cmd === "R") {
-      toLineEnd();
+      const file = toLineEnd().trim();
+      if (file !== "" && file !== "/dev/stdin") reads.push(file);
       continue;
     }
     if (cmd === "w" || cmd === "W") {
@@ -138,5 +141,5 @@ export function readSedScript(script: string): SedVerdict {
     }
     return fail(`the command ${JSON.stringify(cmd)}`);
   }
-  return { ok: true, effects };
+  return { ok: true, effects, reads };
 }

@@ -480,6 +480,9 @@ class TreeReader {
         return this.testCommand(node);
       case "function_definition":
         return this.functionDefinition(node);
+      case "file_redirect":
+        // `$(< file)`: a redirect alone, which bash reads as "the file's contents" (the read rule judges it)
+        return { kind: "simple", assigns: [], words: [], redirs: this.redirect(node) };
       default:
         return this.unexpected(node, "as a command");
     }

@@ -5,6 +5,7 @@
 import { scanOptions, type Arg, type OptionSpec } from "./option-scan.js";
 import {
   addProblems,
+  type FolderMove,
   ALLOWED_SET_O,
   ALLOWED_SHOPT,
   emptyReading,
@@ -63,6 +64,17 @@ function judgeNames(builtin: string, operands: Arg[], reading: ToolReading): voi
   }
 }
 
+/** Where cd, pushd or popd moves to: a folder word, the home folder, back to one seen before, or unknown. */
+function folderMove(name: string, operands: readonly Arg[]): FolderMove {
+  if (name === "popd") return "back";
+  const [target, ...rest] = operands;
+  if (rest.length > 0) return "unknown"; // zsh's `cd old new`; bash refuses it
+  if (!target) return name === "cd" ? "home" : "back";
+  if (target.literal && target.value === "-") return "unknown"; // $OLDPWD, from before the command
+  if (name === "pushd" && target.literal && /^[+-]\d+$/.test(target.value)) return "back";
+  return target;
+}
+
 export function readBuiltin(name: string, args: readonly Arg[], dialect: Dialect): ToolReading {
   const reading = emptyReading();
   reading.builtin = `${name} is a shell builtin that runs no program`;
@@ -77,6 +89,10 @@ export function readBuiltin(name: string, args: readonly Arg[], dialect: Dialect
       });
       addProblems(reading, scan.problems);
       reading.changesFolder = true;
+      reading.movesTo = folderMove(
+        name,
+        scan.operands.map((o) => o.arg),
+      );
       reading.builtin = `${name} changes the working folder of the commands after it`;
       return reading;
     }

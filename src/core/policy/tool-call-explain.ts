@@ -55,7 +55,15 @@ function policyOutcome(
   settings: { security: Security; ask: Ask },
   covered: boolean,
 ): { outcome: Outcome; reason: string } {
-  const decided = decide(settings, covered);
+  // security=full runs what Gatehouse understands. A call it does not (an unknown tool, field or value, a
+  // patch or shell it cannot read) might open Gatehouse's own data, which no setting opens: full does not
+  // cover it, so it is decided as a miss of the allowlist (a person, or refused with ask=off).
+  const decided = decide(
+    request.kind === "person" && settings.security === "full"
+      ? { ...settings, security: "allowlist" }
+      : settings,
+    covered,
+  );
   if (decided.reason !== "allowlist-miss" && !decided.reason.startsWith("allowlist-miss ")) return decided;
   const why =
     request.kind === "person"

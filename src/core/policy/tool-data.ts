@@ -67,7 +67,7 @@ function laterWords(args: readonly Arg[], at: number): string[] {
 
 // ---- sed ----------------------------------------------------------------------------------------
 
-const SED_TABLE: OptionTable = {
+export const SED_TABLE: OptionTable = {
   short: {
     ...flagsOf("nEsurzb"),
     e: v,
@@ -222,8 +222,26 @@ const FIND_FLAGS = new Set([
 ]);
 const FIND_WRITES = new Set(["-fprint", "-fprint0", "-fls"]);
 
+/** find's starting points: the words before its expression ("." when there are none). */
+export function findStartPoints(args: readonly Arg[]): Arg[] {
+  const starts: Arg[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i] as Arg;
+    if (a.literal && (/^-[HLP]$/.test(a.value) || /^-O\d$/.test(a.value))) continue;
+    if (a.literal && a.value === "-D") {
+      i++;
+      continue;
+    }
+    if (a.literal && (a.value.startsWith("-") || a.value === "(" || a.value === "!")) break;
+    starts.push(a);
+  }
+  return starts.length > 0 ? starts : [{ value: ".", literal: true }];
+}
+
 function readFind(name: string, args: readonly Arg[]): ToolReading {
   const reading = emptyReading();
+  // `-exec cat {} +`: the files it found under its starting points (the read rule reads those folders)
+  const found: Arg = { ...FILLED_IN_LATER, found: { folders: findStartPoints(args) } };
   let i = 1;
   // leading options, then the starting points (words that do not start an expression)
   for (; i < args.length; i++) {
@@ -273,7 +291,9 @@ function readFind(name: string, args: readonly Arg[]): ToolReading {
         end++;
       const command = args
         .slice(start, end)
-        .map((c) => (c.literal && c.value.includes("{}") ? FILLED_IN_LATER : c));
+        .map((c) =>
+          c.literal && c.value === "{}" ? found : c.literal && c.value.includes("{}") ? FILLED_IN_LATER : c,
+        );
       if (command.length > 0) reading.inner.push({ args: command, context: `find ${w}` });
       i = end;
       continue;
@@ -285,7 +305,7 @@ function readFind(name: string, args: readonly Arg[]): ToolReading {
 
 // ---- tar ----------------------------------------------------------------------------------------
 
-const TAR_MODES: Record<string, "writes" | "extracts" | "reads"> = {
+export const TAR_MODES: Record<string, "writes" | "extracts" | "reads"> = {
   c: "writes",
   r: "writes",
   u: "writes",
@@ -306,7 +326,7 @@ const TAR_MODES: Record<string, "writes" | "extracts" | "reads"> = {
   "--compare": "reads",
 };
 
-const TAR_TABLE: OptionTable = {
+export const TAR_TABLE: OptionTable = {
   short: {
     ...flagsOf("crtuxdAzjJavpPhkmOSWwiBGlMUZ"),
     f: v,
@@ -537,7 +557,7 @@ function readTar(name: string, args: readonly Arg[]): ToolReading {
 
 // ---- coreutils and other text tools -------------------------------------------------------------
 
-const SORT_TABLE: OptionTable = {
+export const SORT_TABLE: OptionTable = {
   short: { ...flagsOf("bdfgihMnRrVcCmsuz"), k: v, t: v, S: v, T: v, o: writes("sort -o writes to {}") },
   long: {
     ...longFlags([

@@ -36,7 +36,15 @@ export interface ToolReading {
   unknowable?: boolean;
   /** A `cd` and the like: later commands of this shell run in a folder only known when it runs. */
   changesFolder?: boolean;
+  /** Where it moves (for the read rule, file-reads.ts, which works out the folders a command may run in). */
+  movesTo?: FolderMove;
 }
+
+/**
+ * A move of the working folder: to the folder a word names, to the home folder, back to a folder the
+ * shell was in before (popd), or somewhere not known before it runs (`cd -`).
+ */
+export type FolderMove = Arg | "home" | "back" | "unknown";
 
 export function emptyReading(): ToolReading {
   return { flags: [], inner: [], scripts: [] };

@@ -229,6 +229,9 @@ TABLES.ltrace = TABLES.strace as OptionTable;
 
 export const WRAPPERS = new Set(["env", "nice", "command", ...Object.keys(TABLES)]);
 
+/** The wrappers' option tables (tool-files.ts reads xargs's and flock's for the files they name). */
+export const WRAPPER_TABLES: Readonly<Record<string, OptionTable>> = TABLES;
+
 function inner(
   args: readonly Arg[],
   from: number,
@@ -396,9 +399,15 @@ function readXargs(args: readonly Arg[]): ToolReading {
   const replace = scan.options.find((o) => ["I", "i", "--replace"].includes(o.name));
   const marker = replace ? (replace.value?.value ?? "{}") : null;
   const command: Arg[] = scan.end < args.length ? args.slice(scan.end) : [{ value: "echo", literal: true }];
+  // the words it reads from its input (the read rule looks at what writes it: file-reads.ts)
+  const input: Arg = scan.options.some((o) => o.name === "a" || o.name === "--arg-file")
+    ? FILLED_IN_LATER
+    : { ...FILLED_IN_LATER, fromInput: true };
   const filled = marker
-    ? command.map((a, i) => (i > 0 && a.value.includes(marker) ? FILLED_IN_LATER : a))
-    : [...command, FILLED_IN_LATER];
+    ? command.map((a, i) =>
+        i > 0 && a.value === marker ? input : i > 0 && a.value.includes(marker) ? FILLED_IN_LATER : a,
+      )
+    : [...command, input];
   reading.inner = [{ args: filled, context: "xargs" }];
   return reading;
 }

@@ -38,7 +38,7 @@ function unknownWord(reading: ToolReading, tool: string, arg: Arg): void {
     addProblems(reading, [`${arg.value} is known only when it runs, where ${tool} reads options`]);
 }
 
-const SHUF: OptionTable = {
+export const SHUF: OptionTable = {
   short: { ...flags("e r z"), i: v, n: v, o: writes("shuf -o writes to {}") },
   long: {
     ...flags("--echo --repeat --zero-terminated --help --version"),
@@ -49,7 +49,7 @@ const SHUF: OptionTable = {
   other: "prompt",
 };
 
-const SDIFF: OptionTable = {
+export const SDIFF: OptionTable = {
   short: { ...flags("a b B d E H i l s t v W Z"), I: v, w: v, o: writes("sdiff -o writes to {}") },
   long: {
     ...flags(
@@ -66,7 +66,7 @@ const SDIFF: OptionTable = {
 };
 
 /** xxd writes its second file operand; its options are single-dash words (`-cols 8`, `-ps`). */
-const XXD: OptionTable = {
+export const XXD: OptionTable = {
   long: {
     ...flags(
       "a autoskip b bits C capitalize d E EBCDIC e h help i include p ps postscript plain r revert u " +
@@ -107,7 +107,7 @@ function readYq(name: string, args: readonly Arg[]): ToolReading {
 }
 
 /** less: `+cmd` runs less commands at start-up (`!cmd` runs a program), -o/-O copy the input to a file. */
-const LESS: OptionTable = {
+export const LESS: OptionTable = {
   short: {
     ...flags("a A B c C d e E f F g G i I J K L m M n N q Q r R s S u U V w W X"),
     ...values("b h j p P t T x y z"),

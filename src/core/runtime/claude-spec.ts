@@ -8,6 +8,7 @@
 import path from "node:path";
 import type { AppPaths } from "../paths.js";
 import { CLAUDE_HOOK_MATCHER, hookCommand, hookTimeoutSeconds, type HookLaunch } from "./agent-hook.js";
+import { claudeHttpHookSettings, type ClaudeHttpHook } from "./claude-http-hook.js";
 import { claudeMcpConfig } from "./claude-mcp-config.js";
 import type { LaunchFile, LaunchSpec, RuntimeSpecInput, TaskFacts } from "./launch-spec.js";
 
@@ -18,6 +19,8 @@ export interface ClaudeSpecInput extends RuntimeSpecInput {
   gatehouseCommand: string[];
   promptTimeoutMs: number;
   requested?: HookLaunch["requested"];
+  /** The runner's HTTP hook for this turn (claude-http-hook.ts); absent = the command hook. */
+  httpHook?: ClaudeHttpHook | null;
 }
 
 export function runtimeFolder(paths: AppPaths, taskId: number | string): string {
@@ -43,8 +46,15 @@ export function claudeConfigDir(task: TaskFacts, paths: AppPaths): string {
   return task.isProjectTask ? paths.claudeHome : taskClaudeHome(paths, task.taskId);
 }
 
-/** The task settings passed with `--settings`: every tool call goes through the hook, which decides. */
-export function claudeTaskSettings(launch: Omit<HookLaunch, "agentId">): object {
+/**
+ * The task settings passed with `--settings`: every tool call goes through the hook, which decides. With
+ * `httpHook`, the runner's HTTP hook (its token literally here: the file is 0600 in Gatehouse's data).
+ */
+export function claudeTaskSettings(
+  launch: Omit<HookLaunch, "agentId">,
+  httpHook?: ClaudeHttpHook | null,
+): object {
+  if (httpHook) return claudeHttpHookSettings(httpHook, hookTimeoutSeconds(launch.promptTimeoutMs));
   return {
     // Flag settings win over the user's: a `disableAllHooks` in their settings.json does not apply here.
     disableAllHooks: false,
@@ -75,12 +85,15 @@ export function buildClaudeSpec(input: ClaudeSpecInput): LaunchSpec {
   const settingsPath = path.join(folder, "settings.json");
   const mcpPath = path.join(folder, "mcp.json");
   const configDir = claudeConfigDir(task, paths);
-  const settings = claudeTaskSettings({
-    gatehouseCommand: input.gatehouseCommand,
-    workdir: input.workdir,
-    promptTimeoutMs: input.promptTimeoutMs,
-    ...(input.requested ? { requested: input.requested } : {}),
-  });
+  const settings = claudeTaskSettings(
+    {
+      gatehouseCommand: input.gatehouseCommand,
+      workdir: input.workdir,
+      promptTimeoutMs: input.promptTimeoutMs,
+      ...(input.requested ? { requested: input.requested } : {}),
+    },
+    input.httpHook,
+  );
   const files: LaunchFile[] = [jsonFile(settingsPath, settings)];
   const args = [
     "-p",

@@ -4,6 +4,7 @@
 import type { AppPaths } from "../paths.js";
 import type { SettingsFile } from "../settings.js";
 import { buildClaudeSpec } from "./claude-spec.js";
+import type { ClaudeHttpHook } from "./claude-http-hook.js";
 import { buildCodexSpec, codexConfigFile } from "./codex-spec.js";
 import type { LaunchResult, LaunchSpec, TaskFacts } from "./launch-spec.js";
 import { SKILL_SERVER_NAME, SKILL_TOOL } from "../skills/skill-tool.js";
@@ -21,6 +22,7 @@ export { codexMcpOverrides } from "./codex-overrides.js";
 export { claudeTaskSettings, runtimeFolder, taskClaudeHome, taskClaudeHomes } from "./claude-spec.js";
 export { codexGateArgs } from "./codex-spec.js";
 export { hookCommand, hookTimeoutSeconds } from "./agent-hook.js";
+export { honoursHttpHookBlock, type ClaudeHttpHook } from "./claude-http-hook.js";
 
 export interface LaunchInput {
   /** The `task:execute` payload as received (validated here), blanks already filled from the device config (§6.1 rule 2). */
@@ -39,6 +41,8 @@ export interface LaunchInput {
   promptTimeoutMs: number;
   /** Instructions Gatehouse adds for this turn (the skill index and active skill blocks, skills.md §8–§10). */
   skillInstructions?: string | null;
+  /** Claude Code: the runner's HTTP hook for this turn (its address and token); absent = the command hook. */
+  claudeHttpHook?: ClaudeHttpHook | null;
   /** Give the agent the Gatehouse Skill tool (the task's `gatehouse skills mcp` server, skills.md §9). */
   skillTool?: boolean;
   /** Environment overlay for the agent process (skills.md §10); the spec's own variables win. */
@@ -111,6 +115,7 @@ export async function buildLaunchSpec(input: LaunchInput): Promise<LaunchResult>
       gatehouseCommand: input.gatehouseCommand,
       promptTimeoutMs: input.promptTimeoutMs,
       requested,
+      httpHook: input.claudeHttpHook ?? null,
     });
     return { ok: true, runtime, spec: withOverlay(spec, input.envOverlay), notices, task, secrets };
   }

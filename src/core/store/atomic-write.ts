@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 // node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { explainWriteError } from "./write-error.js";
 
 export interface AtomicWriteOptions {
   /** Mode of the written file. Default 0o600. Ignored when `keepMode` finds an existing file. */
@@ -46,10 +47,41 @@ export function tempNameFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.gatehouse-${randomBytes(6).toString("hex")}`);
 }
 
+/** Writes `file` atomically; a full disk or a folder it cannot write is a StoreWriteError saying so. */
 export async function writeFileAtomic(
   file: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
+): Promise<void> {
+  try {
+    await writeAtomically(file, data, options);
+  } catch (error) {
+    throw explainWriteError(error, file);
+  }
+}
+
+/**
+ * Removes the temp files writes of `file` left when they were cut short (a kill, a crash: the rename
+ * never came). Only for a caller that holds the file's lock (core/store's file-lock), under which every
+ * writer of the file writes: any temp file of it then is a leftover, not a write under way.
+ */
+export async function removeLeftoverTempsOf(file: string): Promise<number> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.gatehouse-`;
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^[0-9a-f]{12}$/.test(name.slice(prefix.length))) continue;
+    await fs.rm(path.join(dir, name), { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+async function writeAtomically(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions,
 ): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o700 });

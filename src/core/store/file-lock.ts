@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { explainWriteError } from "./write-error.js";
 
 export interface FileLockOptions {
   /** Give up after this long (default 15 s). */
@@ -55,12 +56,15 @@ async function lockIsStale(lockFile: string, staleMs: number): Promise<boolean> 
  */
 async function createLockFile(lockFile: string): Promise<void> {
   const temp = `${lockFile}.${process.pid}-${randomBytes(4).toString("hex")}`;
-  await fs.writeFile(temp, `${process.pid}\n${os.hostname()}\n`, { mode: 0o600, flag: "wx" });
+  let written = false;
   try {
+    // inside the try: on a full disk the create succeeds and the write fails, leaving an empty temp
+    await fs.writeFile(temp, `${process.pid}\n${os.hostname()}\n`, { mode: 0o600, flag: "wx" });
+    written = true;
     await fs.link(temp, lockFile);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
+    if (!written || (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV")) throw error;
     // File systems without hard links: exclusive create, then write (the short window is accepted there).
     const handle = await fs.open(lockFile, "wx", 0o600);
     try {
@@ -93,7 +97,7 @@ export async function withFileLock<T>(
         await fs.mkdir(path.dirname(lockFile), { recursive: true, mode: 0o700 });
         continue;
       }
-      if (code !== "EEXIST") throw error;
+      if (code !== "EEXIST") throw explainWriteError(error, file);
       if (await lockIsStale(lockFile, staleMs)) {
         // Rename first so two processes that both saw it stale do not both delete a fresh lock.
         const claimed = `${lockFile}.stale-${process.pid}-${Date.now()}`;
@@ -109,8 +113,25 @@ export async function withFileLock<T>(
     }
   }
   try {
+    await removeDeadOwnersTemps(lockFile);
     return await fn();
   } finally {
     await fs.rm(lockFile, { force: true });
+  }
+}
+
+/**
+ * The lock's own temp files (`<lock>.<pid>-<random>`, `<lock>.stale-<pid>-<ms>`) that a process killed
+ * while taking or breaking the lock left behind: removed once their owner is gone (a live owner is
+ * between two calls of createLockFile, and its own `finally` removes them).
+ */
+async function removeDeadOwnersTemps(lockFile: string): Promise<void> {
+  const base = path.basename(lockFile);
+  const names = await fs.readdir(path.dirname(lockFile)).catch(() => [] as string[]);
+  for (const name of names) {
+    const match = /^\.(?:stale-)?(\d+)-[0-9a-f]+$/.exec(name.slice(base.length));
+    if (!name.startsWith(base) || !match) continue;
+    if (processIsAlive(Number(match[1]))) continue;
+    await fs.rm(path.join(path.dirname(lockFile), name), { force: true });
   }
 }

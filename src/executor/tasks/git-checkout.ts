@@ -22,10 +22,8 @@ import type { Logger } from "../../core/log.js";
 import type { WorkdirService } from "../../core/workdir/io/service.js";
 import { redactGitUrl } from "../../core/workdir/io/repo-key.js";
 import type { AuditLog } from "../audit-log.js";
-import { buildChildEnv } from "../child-env.js";
 import { displayCommand } from "../command-text.js";
-import { loadInheritSettings, secretTest } from "../env-sources.js";
-import { decideCommand, isAllowed, type GateDeps } from "../gate.js";
+import { decideCommand, gatedChildEnv, isAllowed, type GateDeps } from "../gate.js";
 import { runProcess } from "../run-process.js";
 
 export const GIT_ALLOWED_PROTOCOLS = "https:ssh:git:file";
@@ -259,16 +257,7 @@ async function runClone(
   decidedBy: string,
 ): Promise<GitCheckoutOutcome> {
   const gate = deps.gate;
-  const settings = gate.inheritSettings
-    ? await gate.inheritSettings()
-    : await loadInheritSettings(gate.settingsFile);
-  const approvals = await gate.approvals.load();
-  const socketToken = approvals.status === "ok" ? approvals.file.socket.token : null;
-  const { env } = buildChildEnv(gate.baseEnv, undefined, {
-    inherit: settings.inherit,
-    holdsSecret: secretTest(gate.logger, [socketToken]),
-    ...(gate.platform ? { platform: gate.platform } : {}),
-  });
+  const env = await gatedChildEnv(gate);
   const run = await runProcess({
     command: { argv },
     cwd: request.folder,

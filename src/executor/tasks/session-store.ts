@@ -6,7 +6,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../core/log.js";
-import { readJsonFile, writeFileAtomic } from "../../core/store/index.js";
+import { readJsonFile, removeLeftoverTempsOf, writeFileAtomic } from "../../core/store/index.js";
 import type { AgentSession } from "./task-turn.js";
 
 export const AGENT_SESSIONS_FILE = "agent-sessions.json";
@@ -86,6 +86,11 @@ export class AgentSessionStore extends Map<string, AgentSession> {
   }
 
   private async read(): Promise<void> {
+    // Read once at the runner's start, before its first write, by the one runner of this E (as
+    // services.ts sweeps E/runtime): a temp file of this one is a leftover of a write a kill cut short.
+    await removeLeftoverTempsOf(this.file).catch((error: unknown) =>
+      this.logger.warn(`Could not remove a leftover temp file next to ${this.file}`, { error }),
+    );
     const read = await readJsonFile(this.file, AgentSessionsFileSchema);
     if (read.status === "invalid") {
       this.logger.warn(`${this.file} is invalid (${read.error}); later turns start new agent sessions`);

@@ -17,6 +17,7 @@ import type { DeviceFacts, TaskRunnerOptions } from "./deps.js";
 import { ResponseStream } from "./response-stream.js";
 import { removeRuntimeFolder } from "./task-files.js";
 import { agentSessionsFile, AgentSessionStore } from "./session-store.js";
+import { AgentCliProbe } from "./agent-cli-probe.js";
 import { runTurn, type TurnContext } from "./task-turn.js";
 
 export const DEFAULT_MAX_CONCURRENT_TASKS = 5;
@@ -77,8 +78,10 @@ export class TaskRunner implements TaskRegistry {
   private intake: Promise<void> = Promise.resolve();
   private limit = DEFAULT_MAX_CONCURRENT_TASKS;
   private closed = false;
+  private readonly agentClis: AgentCliProbe;
 
   constructor(private readonly options: TaskRunnerOptions) {
+    this.agentClis = new AgentCliProbe(options.env);
     this.logger = options.logger.child("tasks");
     this.now = options.now ?? Date.now;
     this.cancels = new RememberedCancels(this.now);
@@ -332,6 +335,7 @@ export class TaskRunner implements TaskRegistry {
     const ctx: TurnContext = {
       options: this.options,
       logger: this.logger,
+      agentClis: this.agentClis,
       sessions: this.sessions,
       sessionKey,
     };

@@ -29,10 +29,13 @@ import { inheritSettingsOf, secretTest } from "../env-sources.js";
 import { findBash } from "../shells.js";
 import type { AgentEvent } from "./agent-events.js";
 import { RUNTIME_LABEL, resolveAgentBinary } from "./agent-binary.js";
+import type { AgentCliProbe } from "./agent-cli-probe.js";
+import { supportVerdict, versionLaunchArgs } from "../../core/runtime/agent-cli.js";
 import { startAgentProcess, type AgentExit, type AgentProcess } from "./agent-process.js";
 import { createClaudeStreamParser } from "./claude-stream.js";
 import { createCodexStreamParser } from "./codex-stream.js";
-import type { TaskRunnerOptions } from "./deps.js";
+import type { ClaudeHttpHookGrant, TaskRunnerOptions } from "./deps.js";
+import type { RequestedSettings } from "../../shared/schemas/explanation.js";
 import { runtimeToolRegistry } from "../../core/skills/index.js";
 import { skillLaunch } from "./skill-launch.js";
 import { writeLaunchFiles } from "./task-files.js";
@@ -69,6 +72,8 @@ export function rememberSession(
 export interface TurnContext {
   options: TaskRunnerOptions;
   logger: Logger;
+  /** What each agent CLI binary is (version, options), read once per binary (agent-cli-probe.ts). */
+  agentClis: AgentCliProbe;
   sessions: Map<string, AgentSession>;
   /** The agent session key of skills.md §10 and exec-policy.md: `task:<task_id>`. */
   sessionKey(taskId: string): string;
@@ -320,6 +325,8 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
 
   const resumeWith = ctx.sessions.get(taskId);
   const resumeId = resumeWith && resumeWith.runtime === runtime ? resumeWith.resumeId : null;
+  // The runner's HTTP hook for this turn (issue 29), once the CLI is known to keep it closed.
+  let httpHook: ClaudeHttpHookGrant | null = null;
   const build = (workdir: string, resume: string | null) =>
     buildLaunchSpec({
       payload: runPayload,
@@ -330,6 +337,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
       gatehouseCommand: options.gatehouseCommand,
       promptTimeoutMs: options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
       resumeId: resume,
+      claudeHttpHook: httpHook ? { url: httpHook.url, token: httpHook.token } : null,
       skillInstructions,
       skillTool: skillInstructions !== null,
       ...(envOverlay ? { envOverlay } : {}),
@@ -342,7 +350,7 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
   }
   for (const secret of launch.secrets) logger.addSecret(secret);
   for (const notice of launch.notices) logger.info(`task ${taskId}: ${notice}`);
-  const spec = launch.spec;
+  let spec = launch.spec;
   const extra = AgentArgsSchema.safeParse(settings.agents ?? {});
   const extraArgs = extra.success
     ? ((runtime === "codex" ? extra.data.codexArgs : extra.data.claudeArgs) ?? [])
@@ -360,66 +368,129 @@ export async function runTurn(ctx: TurnContext, turn: TurnHandle): Promise<void>
     stream.failed(binary.message);
     return;
   }
-  // Codex refuses a CODEX_HOME that does not exist; the spec always names XH, so a first-time user
-  // gets the folder Codex would have created for ~/.codex itself.
-  if (runtime === "codex") await fs.mkdir(options.paths.codexHome, { recursive: true, mode: 0o700 });
-  await writeLaunchFiles(spec.files);
-  if (aborted()) return;
-
-  // workdir.md §8, right before the spawn.
-  let cwd: string;
-  const recheck = await options.workdir.recheckBeforeSpawn(resolution);
-  if (!recheck.ok) {
-    if (recheck.code === "managed-unavailable") {
-      stream.failed(recheck.message);
-      return;
-    }
-    stream.note(recheck.message);
-    cwd = recheck.fallback.cwd;
-  } else {
-    cwd = recheck.cwd;
-  }
-  let args = withExtraArgs(runtime, spec.args, extraArgs);
-  if (!options.workdir.isSameCwd(cwd, resolution.cwd)) {
-    // The hooks judge file access against the folder the agent really runs in, and a resumed
-    // conversation belongs to the folder that was refused just now.
-    if (resumeId) ctx.sessions.delete(taskId);
-    const fresh = await build(cwd, null);
-    if (!fresh.ok) {
-      stream.failed(fresh.error);
-      return;
-    }
-    await writeLaunchFiles(fresh.spec.files);
-    args = withExtraArgs(runtime, fresh.spec.args, extraArgs);
-  }
-  if (aborted()) return;
-
-  // Provenance: this turn's agent process (and so its hook) gets a key of its own; it counts until the
-  // process has exited. The key is a secret like the task token: never logged, never in argv or files.
-  const agent = runtime === "codex" ? CODEX_AGENT_ID : CLAUDE_AGENT_ID;
-  const taskKey = options.taskKeys?.issue({ taskId, runtime, agent }) ?? null;
-  if (taskKey) turn.secret(taskKey);
-  // A cancelled task's key stops counting at the cancel, not when its process tree is finally gone.
-  const revoke = () => {
-    if (taskKey) options.taskKeys?.revoke(taskId, taskKey);
-  };
-  turn.signal.addEventListener("abort", revoke, { once: true });
-  try {
-    await runAgent(ctx, turn, {
-      runtime,
-      file: binary.file,
-      cwd,
-      args,
-      spec,
-      resumeId,
-      taskKey,
-      envRules,
-      launchSecrets: launch.secrets,
+  // The support range (docs/agent-clis.md): a version Gatehouse does not support never half-runs.
+  const cli = await ctx.agentClis.probe(runtime, binary.file);
+  const verdict = supportVerdict(runtime, binary.file, cli.version, options.paths.settings);
+  if (!verdict.runs) {
+    logger.warn(`task ${taskId}: ${verdict.message ?? "unsupported agent CLI"}`, {
+      versionOutput: cli.versionOutput,
     });
-  } finally {
-    turn.signal.removeEventListener("abort", revoke);
-    revoke();
+    stream.failed(verdict.message ?? `${RUNTIME_LABEL[runtime]} is not supported`);
+    return;
   }
+  if (verdict.message) {
+    logger.warn(`task ${taskId}: ${verdict.message}`);
+    stream.note(verdict.message);
+  }
+  const versionArgs = versionLaunchArgs(cli);
+  // Claude Code's calls go to the runner's HTTP hook when the CLI blocks a call whose hook fails, else
+  // through the command hook; the log says why (issue 29).
+  if (runtime === "claude-code" && options.claudeHttpHook) {
+    const offered = await options.claudeHttpHook.grantFor(cli.version);
+    if (offered.ok) {
+      httpHook = offered.grant;
+      turn.secret(httpHook.token);
+    } else {
+      // said in the log, not in every task's chat: the command hook gates the turn just as well
+      logger.info(`task ${taskId}: ${offered.why}`);
+    }
+  }
+  // (narrowed here: the function below cannot see the checks above)
+  const agentFile = binary.file;
+  const launchSecrets = launch.secrets;
+  const requested = requestedOf(parsed.payload);
+  try {
+    await spawnTurn();
+  } finally {
+    httpHook?.revoke();
+  }
+
+  async function spawnTurn(): Promise<void> {
+    if (httpHook) {
+      const withHook = await build(resolution.cwd, resumeId);
+      if (!withHook.ok) {
+        stream.failed(withHook.error);
+        return;
+      }
+      spec = withHook.spec;
+    }
+    // Codex refuses a CODEX_HOME that does not exist; the spec always names XH, so a first-time user
+    // gets the folder Codex would have created for ~/.codex itself.
+    if (runtime === "codex") await fs.mkdir(options.paths.codexHome, { recursive: true, mode: 0o700 });
+    await writeLaunchFiles(spec.files);
+    if (aborted()) return;
+
+    // workdir.md §8, right before the spawn.
+    let cwd: string;
+    const recheck = await options.workdir.recheckBeforeSpawn(resolution);
+    if (!recheck.ok) {
+      if (recheck.code === "managed-unavailable") {
+        stream.failed(recheck.message);
+        return;
+      }
+      stream.note(recheck.message);
+      cwd = recheck.fallback.cwd;
+    } else {
+      cwd = recheck.cwd;
+    }
+    let args = withExtraArgs(runtime, spec.args, [...versionArgs, ...extraArgs]);
+    if (!options.workdir.isSameCwd(cwd, resolution.cwd)) {
+      // The hooks judge file access against the folder the agent really runs in, and a resumed
+      // conversation belongs to the folder that was refused just now.
+      if (resumeId) ctx.sessions.delete(taskId);
+      const fresh = await build(cwd, null);
+      if (!fresh.ok) {
+        stream.failed(fresh.error);
+        return;
+      }
+      await writeLaunchFiles(fresh.spec.files);
+      args = withExtraArgs(runtime, fresh.spec.args, [...versionArgs, ...extraArgs]);
+    }
+    if (aborted()) return;
+
+    // Provenance: this turn's agent process (and so its hook) gets a key of its own; it counts until the
+    // process has exited. The key is a secret like the task token: never logged, never in argv or files.
+    const agent = runtime === "codex" ? CODEX_AGENT_ID : CLAUDE_AGENT_ID;
+    const taskKey = options.taskKeys?.issue({ taskId, runtime, agent }) ?? null;
+    if (taskKey) turn.secret(taskKey);
+    // A cancelled task's key stops counting at the cancel, not when its process tree is finally gone.
+    const revoke = () => {
+      if (taskKey) options.taskKeys?.revoke(taskId, taskKey);
+      httpHook?.revoke();
+    };
+    turn.signal.addEventListener("abort", revoke, { once: true });
+    try {
+      await runAgent(ctx, turn, {
+        runtime,
+        file: agentFile,
+        cwd,
+        args,
+        spec,
+        resumeId,
+        taskKey,
+        envRules,
+        launchSecrets,
+        httpHook,
+        requested,
+        promptTimeoutMs: options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
+      });
+    } finally {
+      turn.signal.removeEventListener("abort", revoke);
+      revoke();
+    }
+  }
+}
+
+/** What the launch asked to tighten (`security`/`ask`): every hook request carries it. */
+function requestedOf(payload: {
+  security?: "deny" | "allowlist" | "full" | null;
+  ask?: "off" | "on-miss" | "always" | null;
+}): RequestedSettings | undefined {
+  if (!payload.security && !payload.ask) return undefined;
+  return {
+    ...(payload.security ? { security: payload.security } : {}),
+    ...(payload.ask ? { ask: payload.ask } : {}),
+  };
 }
 
 interface AgentRun {
@@ -433,6 +504,10 @@ interface AgentRun {
   taskKey: string | null;
   envRules: InheritRules;
   launchSecrets: string[];
+  /** The runner's HTTP hook grant of this turn (bound once the agent's environment is known). */
+  httpHook: ClaudeHttpHookGrant | null;
+  requested: RequestedSettings | undefined;
+  promptTimeoutMs: number;
 }
 
 /** Spawns the turn's agent CLI and turns its output into the event stream, until the process has exited. */
@@ -445,6 +520,13 @@ async function runAgent(ctx: TurnContext, turn: TurnHandle, run: AgentRun): Prom
     specEnv: spec.env,
     launchSecrets: run.launchSecrets,
     taskKey: run.taskKey,
+  });
+  run.httpHook?.bind({
+    verified: { taskId, runtime, agent: runtime === "codex" ? CODEX_AGENT_ID : CLAUDE_AGENT_ID },
+    workdir: cwd,
+    promptTimeoutMs: run.promptTimeoutMs,
+    env,
+    ...(run.requested ? { requested: run.requested } : {}),
   });
   turn.started({ agent: runtime, workdir: cwd });
   const parser = runtime === "codex" ? createCodexStreamParser() : createClaudeStreamParser();

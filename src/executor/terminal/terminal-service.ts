@@ -6,9 +6,7 @@
 // (child-env.ts: never one of Gatehouse's secrets), with TERM and SHELL set.
 import type { Logger } from "../../core/log.js";
 import type { WorkdirService } from "../../core/workdir/io/service.js";
-import { buildChildEnv } from "../child-env.js";
-import { loadInheritSettings, secretTest } from "../env-sources.js";
-import { isAllowed, type GateDeps } from "../gate.js";
+import { gatedChildEnv, isAllowed, type GateDeps } from "../gate.js";
 import { decideTerminal, terminalRefusal } from "./terminal-decision.js";
 import { DEFAULT_TTL_SECONDS, type TerminalOwner, type TerminalSessions } from "./terminal-sessions.js";
 import { terminalShell } from "./terminal-shell.js";
@@ -35,17 +33,7 @@ export interface TerminalServiceDeps {
 }
 
 async function terminalEnv(gate: GateDeps, shell: string): Promise<Record<string, string>> {
-  const settings = gate.inheritSettings
-    ? await gate.inheritSettings()
-    : await loadInheritSettings(gate.settingsFile);
-  const approvals = await gate.approvals.load();
-  const socketToken = approvals.status === "ok" ? approvals.file.socket.token : null;
-  const { env } = buildChildEnv(gate.baseEnv, undefined, {
-    inherit: settings.inherit,
-    holdsSecret: secretTest(gate.logger, [socketToken]),
-    ...(gate.platform ? { platform: gate.platform } : {}),
-  });
-  return { ...env, TERM: "xterm-256color", SHELL: shell };
+  return { ...(await gatedChildEnv(gate)), TERM: "xterm-256color", SHELL: shell };
 }
 
 export async function startTerminal(

@@ -67,7 +67,9 @@ export const FlagKindSchema = z.enum([
   "expansion", // a word part the analyser does not understand (operators in ${…}, arithmetic on variables…)
   "dynamic-argument", // a word known only at run time where a tool's rules read options
   "tool-option", // a tool's option or sub-command runs code or writes a file (an argPattern entry covers it)
-  "own-files", // names Gatehouse's own folder (its policy and secrets)
+  "own-files", // opens or names Gatehouse's own folder (its policy and secrets): always a person
+  "protected-files", // reads a credentials or agent configuration folder, or another process's files
+  "unknown-file", // a program opens a file known only when it runs (a substitution, a variable, a cd…)
 ]);
 export type FlagKind = z.infer<typeof FlagKindSchema>;
 

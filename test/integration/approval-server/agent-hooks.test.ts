@@ -117,7 +117,9 @@ describe("gatehouse hook codex", () => {
       expect(result.code, input).toBe(2);
       expect(result.stderr).toMatch(/Gatehouse/);
     }
-    expect(await auditLines()).toEqual([]);
+    // A patch it cannot read is a person's call, which security=full does not cover: refused (ask=off)
+    // and audited; the others were refused before anything was asked.
+    expect((await auditLines()).map((a) => [a.decision, a.decidedBy])).toEqual([["deny", "policy"]]);
   }, 60_000);
 
   it("a tool it does not know and a shell that is not the analysed bash need a person: under ask=off refused and audited", async () => {

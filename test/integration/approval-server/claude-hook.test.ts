@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GATEHOUSE_BIN, REPO_ROOT } from "../../support/cli.js";
+import { CLAUDE } from "../../support/agent-clis.js";
+import { GATEHOUSE_BIN } from "../../support/cli.js";
 import {
   startScriptedAnthropic,
   toolResultText,
@@ -20,8 +21,6 @@ import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { writePolicy } from "./fixtures.js";
 import { startServe, type ServeProcess } from "./serve-process.js";
 import { realProgram } from "../../support/programs.js";
-
-const CLAUDE = path.join(REPO_ROOT, "node_modules", ".bin", "claude");
 
 let t: TempHome;
 let api: ScriptedAnthropic;

@@ -168,12 +168,16 @@ describe("gatehouse hook claude", () => {
       ...extra,
     });
 
-  it("leaves tools it does not gate to Claude Code's own permissions (no output)", async () => {
+  it("answers a tool that touches nothing itself, saying why (no output would leave it to Claude Code)", async () => {
     const result = await runCli(["hook", "claude"], {
       env: t.env,
       input: JSON.stringify({ tool_name: "TodoWrite", tool_input: { todos: [] } }),
     });
-    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: "allow",
+      permissionDecisionReason: expect.stringContaining("TodoWrite"),
+    });
   });
 
   it("asks the running Gatehouse with agent claude-code and session claude:<id>", async () => {

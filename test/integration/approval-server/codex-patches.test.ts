@@ -117,7 +117,7 @@ describe("Codex patches through the hook", () => {
     });
   }, 60_000);
 
-  it("a path with a line separator, a carriage return or a BOM, or a command form Gatehouse does not read, is refused", async () => {
+  it("a path with a line separator, a carriage return or a BOM, or a command form Gatehouse does not read, is a person's call (refused with nobody to ask)", async () => {
     for (const input of [
       applyPatch("*** Begin Patch\n*** Add File: ../x\u2028y\n+x\n*** End Patch"),
       applyPatch("*** Begin Patch\n*** Add File: ../x\ry\n+x\n*** End Patch"),
@@ -129,7 +129,9 @@ describe("Codex patches through the hook", () => {
     ]) {
       const result = await hookCodex(input);
       expect(result.code, input).toBe(2);
-      expect(result.stderr).toMatch(/^Gatehouse cannot be sure it reads this patch the way Codex applies it/);
+      expect(result.stderr).toContain(
+        "needs-a-person: Gatehouse cannot be sure it reads this patch the way Codex applies it",
+      );
     }
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ApprovalClient, ClientResult } from "../../../src/approval-server/client.js";
 import { OTHER_UID, otherUserUnavailable } from "../../support/other-user.js";
 import { realProgram } from "../../support/programs.js";
+import { waitFor } from "../../support/wait-for.js";
 import { startGatehouse, type RunningGatehouse } from "./fixtures.js";
 
 const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
@@ -178,6 +179,8 @@ describe.skipIf(otherUserUnavailable !== null)("who asks over the approval socke
     await g.services.approvals.elevate("*", Date.now() + 60_000, "test");
     expect(await run("anyone")).toMatchObject({ decision: "allow-once", decidedBy: "policy", exitCode: 0 });
     expect(statSync(marker).uid).toBe(OTHER_UID);
+    // the audit line is appended by the log's writer, which may finish after the reply
+    await waitFor(() => decisionLines().length > 0, { what: "the decision's audit line" });
     expect(decisionLines()[0]).toMatchObject({ identity: "unproven", elevatedUntil: expect.any(Number) });
   });
 

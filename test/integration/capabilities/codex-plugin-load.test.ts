@@ -14,7 +14,7 @@ import {
   gatehouseCodexMarketplacesDir,
 } from "../../../src/core/capabilities/io/codex-marketplaces.js";
 import { pluginZip } from "../../support/archives.js";
-import { REPO_ROOT } from "../../support/cli.js";
+import { CODEX, HAVE_CODEX, missing } from "../../support/agent-clis.js";
 import { programOutput } from "../../support/programs.js";
 import {
   codexProviderArgs,
@@ -22,9 +22,6 @@ import {
   type ScriptedOpenAi,
 } from "../../support/scripted-openai.js";
 import { makeSyncHarness, publishPlugin, type SyncHarness } from "./sync-fixture.js";
-
-const CODEX = path.join(REPO_ROOT, "node_modules/.bin/codex");
-const available = fs.existsSync(CODEX);
 
 function runCodex(h: SyncHarness, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
   return programOutput(CODEX, args, {
@@ -83,7 +80,7 @@ async function userCodexSetup(h: SyncHarness): Promise<string> {
   return text;
 }
 
-describe.skipIf(!available)("synced plugins load in Codex", () => {
+describe.skipIf(!HAVE_CODEX)(`synced plugins load in Codex${missing(CODEX)}`, () => {
   let h: SyncHarness;
   let api: ScriptedOpenAi | undefined;
   beforeEach(async () => (h = await makeSyncHarness()));

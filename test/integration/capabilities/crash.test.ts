@@ -196,20 +196,20 @@ describe("a capability sync killed at any file-system step", () => {
     const read = async <T>(file: string) => JSON.parse(await fs.readFile(file, "utf8")) as T;
     const registryFile = path.join(home.paths.claudeHome, "plugins", "installed_plugins.json");
     const settingsFile = path.join(home.paths.claudeHome, "settings.json");
-    expect((await read<Registry>(registryFile)).plugins["pswitch@mp"]?.[0]?.version).toBe("2.0.0");
-    expect((await read<Settings>(settingsFile)).enabledPlugins["pflag@mp"]).toBe(false);
+    expect((await read<Registry>(registryFile)).plugins["pswitch@gatehouse"]?.[0]?.version).toBe("2.0.0");
+    expect((await read<Settings>(settingsFile)).enabledPlugins["pflag@gatehouse"]).toBe(false);
     await makeSync(home.paths, server).startup();
     const registry = await read<Registry>(registryFile);
-    expect(registry.plugins["pswitch@mp"]?.[0]).toMatchObject({
+    expect(registry.plugins["pswitch@gatehouse"]?.[0]).toMatchObject({
       version: "1.0.0",
-      installPath: path.join(home.paths.claudeHome, "plugins", "cache", "mp", "pswitch", "1.0.0"),
+      installPath: path.join(home.paths.claudeHome, "plugins", "cache", "gatehouse", "pswitch", "1.0.0"),
     });
     expect(registry.plugins["own@own-mp"]?.[0]?.version).toBe("1.2.3");
     expect((await read<Settings>(settingsFile)).enabledPlugins).toEqual({
       "own@own-mp": true,
-      "pflag@mp": true,
-      "pswitch@mp": true,
-      "pdrop@mp": true,
+      "pflag@gatehouse": true,
+      "pswitch@gatehouse": true,
+      "pdrop@gatehouse": true,
     });
   });
 });

@@ -150,7 +150,7 @@ describe("a replace killed half-way, then a restart", () => {
         const registry = await readJson<{ plugins: Record<string, unknown> }>(
           path.join(t.paths.claudeHome, "plugins", "installed_plugins.json"),
         );
-        expect(Object.keys(registry.plugins)).toEqual(["pa@mp"]);
+        expect(Object.keys(registry.plugins)).toEqual(["pa@gatehouse"]);
         expect(await codexPluginLinks(t.paths.codexHome)).toEqual(["pa-mp"]);
 
         // A following merge acks success, and then every manifest skill really has its links.

@@ -114,14 +114,8 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
     });
     const browserStore = path.join(r.store, "skills", "101-default-browser");
     const pluginStore = path.join(r.store, "plugins", "9-claude-plugins-official-context7-1057d02c5307");
-    const cacheLink = path.join(
-      r.CH,
-      "plugins",
-      "cache",
-      "claude-plugins-official",
-      "context7",
-      "1057d02c5307",
-    );
+    // Claude Code knows it as context7@gatehouse, in Gatehouse's own cache folder (docs/agent-clis.md).
+    const cacheLink = path.join(r.CH, "plugins", "cache", "gatehouse", "context7", "1057d02c5307");
     expect(await fs.readlink(path.join(r.CH, "skills", "browser"))).toBe(browserStore);
     expect(await fs.readlink(path.join(r.XH, "skills", "browser"))).toBe(browserStore);
     expect(await fs.readFile(path.join(r.CH, "skills", "browser", "SKILL.md"), "utf8")).toBe(
@@ -132,8 +126,8 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
       pluginStore,
     );
     const registry = await readJson<{ version: number; plugins: Record<string, unknown[]> }>(r.registry);
-    expect(Object.keys(registry.plugins)).toEqual(["linter@user-mp", "context7@claude-plugins-official"]);
-    expect(registry.plugins["context7@claude-plugins-official"]).toEqual([
+    expect(Object.keys(registry.plugins)).toEqual(["linter@user-mp", "context7@gatehouse"]);
+    expect(registry.plugins["context7@gatehouse"]).toEqual([
       {
         scope: "user",
         installPath: cacheLink,
@@ -144,7 +138,7 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
     ]);
     expect(await readJson(r.settings)).toEqual({
       model: "opus",
-      enabledPlugins: { "linter@user-mp": true, "context7@claude-plugins-official": true },
+      enabledPlugins: { "linter@user-mp": true, "context7@gatehouse": true },
     });
     const manifest = await readJson<Record<string, unknown>>(r.manifest);
     expect(manifest).toMatchObject({
@@ -198,7 +192,7 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
     expect(await exists(path.join(r.XH, "skills", "image-gen"))).toBe(false);
     expect(await exists(path.join(r.store, "skills", "42-default-image-gen"))).toBe(false);
     expect(await exists(pluginStore)).toBe(false);
-    expect(await exists(path.join(r.CH, "plugins", "cache", "claude-plugins-official"))).toBe(false);
+    expect(await exists(path.join(r.CH, "plugins", "cache", "gatehouse"))).toBe(false);
     expect(await exists(path.join(r.XH, "plugins", "context7-claude-plugins-official"))).toBe(false);
     // the user's own things survive byte for byte
     expect(await fs.readFile(r.registry, "utf8")).toBe(user.registryText);
@@ -318,7 +312,7 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
     });
     await h.sync.applySync({ mode: "merge", plugins: [v1] });
     const first = (await readJson<{ plugins: Record<string, Record<string, string>[]> }>(r.registry)).plugins[
-      "p@mp"
+      "p@gatehouse"
     ]?.[0];
     const v2 = publishPlugin(h.server, {
       id: 5,
@@ -328,13 +322,13 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
       bytes: await pluginZip("p", { version: "2.0" }),
     });
     expect(items(await h.sync.applySync({ mode: "merge", plugins: [v2] })).success).toBe(true);
-    expect(await exists(path.join(r.CH, "plugins", "cache", "mp", "p", "1.0"))).toBe(false);
-    expect(await fs.readlink(path.join(r.CH, "plugins", "cache", "mp", "p", "2.0"))).toBe(
+    expect(await exists(path.join(r.CH, "plugins", "cache", "gatehouse", "p", "1.0"))).toBe(false);
+    expect(await fs.readlink(path.join(r.CH, "plugins", "cache", "gatehouse", "p", "2.0"))).toBe(
       path.join(r.store, "plugins", "5-mp-p-2.0"),
     );
     expect(await exists(path.join(r.store, "plugins", "5-mp-p-1.0"))).toBe(false);
     const second = (await readJson<{ plugins: Record<string, Record<string, string>[]> }>(r.registry))
-      .plugins["p@mp"]?.[0];
+      .plugins["p@gatehouse"]?.[0];
     expect(second).toMatchObject({ version: "2.0", installedAt: first?.installedAt });
   });
 
@@ -368,10 +362,10 @@ describe("merge then replace (device-protocol.md §7.9)", () => {
       enabled: false,
     });
     expect(items(await h.sync.applySync({ mode: "merge", plugins: [p] })).success).toBe(true);
-    expect(await readJson(r.settings)).toEqual({ enabledPlugins: { "quiet@mp": false } });
+    expect(await readJson(r.settings)).toEqual({ enabledPlugins: { "quiet@gatehouse": false } });
     expect(
       await exists(
-        path.join(r.CH, "plugins", "cache", "mp", "quiet", "1.0.0", ".claude-plugin", "plugin.json"),
+        path.join(r.CH, "plugins", "cache", "gatehouse", "quiet", "1.0.0", ".claude-plugin", "plugin.json"),
       ),
     ).toBe(true);
   });
@@ -526,8 +520,11 @@ describe("conflicts with the user's own items (§7.6)", () => {
     await seedUserContent(h);
     await fs.mkdir(path.join(r.XH, "plugins", "codexish-mp"), { recursive: true });
     await fs.mkdir(path.join(h.home.home, "elsewhere"), { recursive: true });
-    await fs.mkdir(path.join(r.CH, "plugins", "cache"), { recursive: true });
-    await fs.symlink(path.join(h.home.home, "elsewhere"), path.join(r.CH, "plugins", "cache", "linked-mp"));
+    await fs.mkdir(path.join(r.CH, "plugins", "cache", "gatehouse"), { recursive: true });
+    await fs.symlink(
+      path.join(h.home.home, "elsewhere"),
+      path.join(r.CH, "plugins", "cache", "gatehouse", "x"),
+    );
     const registryBefore = await fs.readFile(r.registry, "utf8");
     const codexish = publishPlugin(h.server, {
       id: 1,
@@ -572,7 +569,7 @@ describe("conflicts with the user's own items (§7.6)", () => {
         id: 3,
         name: "x",
         status: "failed",
-        error: `Refusing to traverse managed path symlink: ${path.join(r.CH, "plugins", "cache", "linked-mp")}`,
+        error: `Refusing to traverse managed path symlink: ${path.join(r.CH, "plugins", "cache", "gatehouse", "x")}`,
       },
       { id: 4, name: "fine", status: "synced" },
     ]);
@@ -581,7 +578,159 @@ describe("conflicts with the user's own items (§7.6)", () => {
     expect(registry.plugins["linter@user-mp"]).toEqual(
       (JSON.parse(registryBefore) as { plugins: Record<string, unknown> }).plugins["linter@user-mp"],
     );
-    expect(Object.keys(registry.plugins)).toEqual(["linter@user-mp", "fine@mp"]);
+    expect(Object.keys(registry.plugins)).toEqual(["linter@user-mp", "fine@gatehouse"]);
+  });
+});
+
+describe("synced plugins in Claude Code are <name>@gatehouse (docs/agent-clis.md)", () => {
+  beforeEach(async () => (h = await makeSyncHarness()));
+
+  it("a plugin of the same name from a second marketplace is refused: Claude Code would know both as name@gatehouse", async () => {
+    const r = runtime(h);
+    const first = publishPlugin(h.server, {
+      id: 1,
+      name: "lint",
+      marketplace: "mp-a",
+      bytes: await pluginZip("lint"),
+    });
+    const second = publishPlugin(h.server, {
+      id: 2,
+      name: "lint",
+      marketplace: "mp-b",
+      bytes: await pluginZip("lint"),
+    });
+    const ack = items(await h.sync.applySync({ mode: "merge", plugins: [first, second] }));
+    expect(ack.plugins).toEqual([
+      { id: 1, name: "lint", status: "synced" },
+      {
+        id: 2,
+        name: "lint",
+        status: "failed",
+        error:
+          "Capability plugin lint@mp-b would be lint@gatehouse in Claude Code, which plugin lint@mp-a already is; it was not installed",
+      },
+    ]);
+    // a later merge of the second alone is refused too: the first keeps the key
+    const later = items(await h.sync.applySync({ mode: "merge", plugins: [second] }));
+    expect(later.plugins[0]).toMatchObject({ status: "failed" });
+    expect(Object.keys((await readJson<{ plugins: object }>(r.registry)).plugins)).toEqual([
+      "lint@gatehouse",
+    ]);
+    // a replace that swaps them installs the second in the first one's place
+    const swapped = items(await h.sync.applySync({ mode: "replace", plugins: [second] }));
+    expect(swapped.success).toBe(true);
+    const manifest = await readJson<{ plugins: object }>(r.manifest);
+    expect(Object.keys(manifest.plugins)).toEqual(["lint@mp-b"]);
+    expect(Object.keys((await readJson<{ plugins: object }>(r.registry)).plugins)).toEqual([
+      "lint@gatehouse",
+    ]);
+  });
+
+  it("a marketplace of the user's own named gatehouse is left alone: plugins fail saying what to do, skills still sync", async () => {
+    const r = runtime(h);
+    const known = path.join(r.CH, "plugins", "known_marketplaces.json");
+    const record = {
+      gatehouse: {
+        source: { source: "github", repo: "someone/gatehouse" },
+        installLocation: path.join(r.CH, "plugins", "marketplaces", "gatehouse"),
+        lastUpdated: "2025-01-01T00:00:00.000Z",
+      },
+    };
+    await fs.mkdir(path.dirname(known), { recursive: true });
+    await fs.writeFile(known, JSON.stringify(record));
+    const p = publishPlugin(h.server, { id: 1, name: "p", marketplace: "mp", bytes: await pluginZip("p") });
+    const s = publishSkill(h.server, { id: 7, name: "s", bytes: await skillZip("s") });
+    const ack = items(await h.sync.applySync({ mode: "merge", skills: [s], plugins: [p] }));
+    expect(ack.skills).toEqual([{ id: 7, name: "s", status: "synced" }]);
+    expect(ack.plugins[0]!.status).toBe("failed");
+    expect(ack.plugins[0]!.error).toContain('Claude Code already has a marketplace named "gatehouse"');
+    expect(ack.plugins[0]!.error).toContain("claude plugin marketplace remove gatehouse");
+    expect(JSON.parse(await fs.readFile(known, "utf8"))).toEqual(record);
+    expect(await exists(r.registry)).toBe(false);
+  });
+
+  it("a plugin an earlier Gatehouse registered under its backend key moves to name@gatehouse at start-up; the user's keys stay", async () => {
+    const r = runtime(h);
+    await seedUserContent(h);
+    const ctx7 = publishPlugin(h.server, {
+      id: 9,
+      name: "context7",
+      version: "1057d02c5307",
+      bytes: await pluginZip("context7"),
+    });
+    expect(items(await h.sync.applySync({ mode: "merge", plugins: [ctx7] })).success).toBe(true);
+    // What an earlier Gatehouse left: its link in the backend marketplace's cache folder, the backend
+    // key pointing at it, and a marketplace record of that name.
+    const link = path.join(r.CH, "plugins", "cache", "gatehouse", "context7", "1057d02c5307");
+    const oldLink = path.join(
+      r.CH,
+      "plugins",
+      "cache",
+      "claude-plugins-official",
+      "context7",
+      "1057d02c5307",
+    );
+    await fs.mkdir(path.dirname(oldLink), { recursive: true });
+    await fs.rename(link, oldLink);
+    await fs.rm(path.join(r.CH, "plugins", "cache", "gatehouse"), { recursive: true });
+    const manifest = await readJson<{ plugins: Record<string, { runtime: { claude_link: string } }> }>(
+      r.manifest,
+    );
+    manifest.plugins["context7@claude-plugins-official"]!.runtime.claude_link = oldLink;
+    await fs.writeFile(r.manifest, JSON.stringify(manifest));
+    const registry = await readJson<{
+      version: number;
+      plugins: Record<string, Array<{ installPath: string }>>;
+    }>(r.registry);
+    const entry = registry.plugins["context7@gatehouse"]!;
+    delete registry.plugins["context7@gatehouse"];
+    registry.plugins["context7@claude-plugins-official"] = [{ ...entry[0]!, installPath: oldLink }];
+    await fs.writeFile(r.registry, JSON.stringify(registry));
+    const settings = await readJson<{ enabledPlugins: Record<string, boolean> }>(r.settings);
+    delete settings.enabledPlugins["context7@gatehouse"];
+    settings.enabledPlugins["context7@claude-plugins-official"] = false;
+    await fs.writeFile(r.settings, JSON.stringify(settings));
+    const known = path.join(r.CH, "plugins", "known_marketplaces.json");
+    const legacyFolder = path.join(h.home.paths.capabilitiesDir, "marketplaces", "claude-plugins-official");
+    await fs.mkdir(legacyFolder, { recursive: true });
+    await fs.writeFile(
+      known,
+      JSON.stringify({
+        "claude-plugins-official": {
+          source: { source: "directory", path: legacyFolder },
+          installLocation: legacyFolder,
+          lastUpdated: "2025-01-01T00:00:00.000Z",
+        },
+      }),
+    );
+
+    await h.sync.startup();
+    const after = await readJson<{ plugins: Record<string, Array<{ installPath: string }>> }>(r.registry);
+    expect(Object.keys(after.plugins).sort()).toEqual(["context7@gatehouse", "linter@user-mp"]);
+    expect(after.plugins["context7@gatehouse"]![0]!.installPath).toBe(oldLink);
+    // the enabled state the person chose carries over
+    expect((await readJson(r.settings)).enabledPlugins).toEqual({
+      "linter@user-mp": true,
+      "context7@gatehouse": false,
+    });
+    const records = await readJson<Record<string, unknown>>(known);
+    expect(Object.keys(records)).toEqual(["gatehouse"]);
+    expect(await exists(path.join(h.home.paths.capabilitiesDir, "marketplaces"))).toBe(false);
+    // the heartbeat names it as the backend synced it
+    const report = await h.sync.report();
+    expect(report.plugins.filter((p) => p.source === "wegent")).toEqual([
+      expect.objectContaining({
+        name: "context7",
+        marketplace: "claude-plugins-official",
+        installed_plugin_id: 9,
+      }),
+    ]);
+    // the next sync moves the link into Gatehouse's cache folder
+    expect(items(await h.sync.applySync({ mode: "merge", plugins: [ctx7] })).success).toBe(true);
+    expect(await exists(oldLink)).toBe(false);
+    expect(await exists(path.join(r.CH, "plugins", "cache", "claude-plugins-official"))).toBe(false);
+    const moved = await readJson<{ plugins: Record<string, Array<{ installPath: string }>> }>(r.registry);
+    expect(moved.plugins["context7@gatehouse"]![0]!.installPath).toBe(link);
   });
 });
 
@@ -610,7 +759,7 @@ describe("the Claude registry changes under a running sync", () => {
     // once the user fixes the file, the next sync installs the plugin
     await fs.writeFile(r.registry, '{"version": 2, "plugins": {}}');
     expect(items(await h.sync.applySync({ mode: "merge", skills: [s], plugins: [p] })).success).toBe(true);
-    expect(Object.keys((await readJson<{ plugins: object }>(r.registry)).plugins)).toEqual(["p@mp"]);
+    expect(Object.keys((await readJson<{ plugins: object }>(r.registry)).plugins)).toEqual(["p@gatehouse"]);
   });
 });
 
@@ -814,7 +963,7 @@ describe("refused packages leave the previous install untouched (§7.5)", () => 
       "Plugin package is missing .codex-plugin/plugin.json or .claude-plugin/plugin.json",
     );
     expect(await fs.readFile(r.registry, "utf8")).toBe(registryBefore);
-    expect(await fs.readlink(path.join(r.CH, "plugins", "cache", "mp", "plug", "1.0.0"))).toBe(
+    expect(await fs.readlink(path.join(r.CH, "plugins", "cache", "gatehouse", "plug", "1.0.0"))).toBe(
       path.join(r.store, "plugins", "2-mp-plug-1.0.0"),
     );
     expect(await fs.readdir(path.join(r.store, ".staging"))).toEqual([]);

@@ -5,7 +5,8 @@
 // runner says it cannot upgrade itself), `runtime_features` in registration and heartbeats, and
 // `device:run_extension` refused.
 //
-// The "agent" is a stand-in that drops to uid 65534 and sleeps, so a task stays running without a model.
+// The "agent" is a stand-in that answers the version check, then drops to uid 65534 and sleeps, so a task
+// stays running without a model.
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -49,7 +50,9 @@ describe.skipIf(otherUserUnavailable !== null)("the small backend events", () =>
     const agent = path.join(t.home, "sleeping-agent");
     await fs.writeFile(
       agent,
-      `#!/bin/sh\necho $$ >> '${started}'\nexec ${SETPRIV} --reuid=${OTHER_UID} --regid=${OTHER_UID} --clear-groups -- sleep 600\n`,
+      // it answers the version check of task start as a supported Claude Code would
+      `#!/bin/sh\ncase "$1" in --version) echo '2.1.332 (Claude Code)'; exit 0;; --help) exit 0;; esac\n` +
+        `echo $$ >> '${started}'\nexec ${SETPRIV} --reuid=${OTHER_UID} --regid=${OTHER_UID} --clear-groups -- sleep 600\n`,
       { mode: 0o755 },
     );
     app = await startTaskApp({ t, maxConcurrentTasks: 1, settings: { agents: { claudePath: agent } } });

@@ -10,7 +10,7 @@ import { loadManifest } from "../../../src/core/capabilities/index.js";
 import { defaultCatalogue, generatedSkills } from "../../../src/demo-backend/catalogue.js";
 import { startTestBackend, TestBackend } from "../../../src/demo-backend/server.js";
 import { skillZip } from "../../support/archives.js";
-import { REPO_ROOT } from "../../support/cli.js";
+import { CLAUDE, CODEX } from "../../support/agent-clis.js";
 import { programOutput } from "../../support/programs.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -57,9 +57,9 @@ async function disagreement(t: TempHome): Promise<{ unlinked: string[]; stray: s
   return { unlinked, stray };
 }
 
-const CLAUDE = path.join(REPO_ROOT, "node_modules/.bin/claude");
-const CODEX = path.join(REPO_ROOT, "node_modules/.bin/codex");
+/** Synced from `claude-plugins-official`: Codex knows it by that key, Claude Code as `context7@gatehouse`. */
 const PLUGIN = "context7@claude-plugins-official";
+const CLAUDE_KEY = "context7@gatehouse";
 
 /** What the real agent CLIs list as installed for this home (offline config commands). */
 async function agentPlugins(t: TempHome) {
@@ -81,7 +81,7 @@ async function agentPlugins(t: TempHome) {
     installed: Array<{ pluginId: string; installed: boolean; enabled: boolean }>;
   };
   return {
-    claude: claude.filter((p) => p.id === PLUGIN),
+    claude: claude.filter((p) => p.id === CLAUDE_KEY),
     codex: codex.installed.filter((p) => p.pluginId === PLUGIN),
   };
 }

@@ -196,8 +196,9 @@ describe("capability sync through the test backend", () => {
     const registry = JSON.parse(
       await fs.readFile(path.join(h.t.home, ".claude/plugins/installed_plugins.json"), "utf8"),
     ) as { plugins: Record<string, unknown[]> };
-    expect(Object.keys(registry.plugins)).toEqual(["context7@claude-plugins-official"]);
-    expect(registry.plugins["context7@claude-plugins-official"]).toHaveLength(1);
+    // Claude Code knows it as context7@gatehouse (docs/agent-clis.md); Codex by its backend key.
+    expect(Object.keys(registry.plugins)).toEqual(["context7@gatehouse"]);
+    expect(registry.plugins["context7@gatehouse"]).toHaveLength(1);
     // After each sync ack the device sends an extra heartbeat with the new report.
     await waitFor(() => (h!.backend.device(h!.deviceId)?.lastReport?.revision as number) >= 2, {
       what: "a report at revision 2",

@@ -11,11 +11,11 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLaunchSpec, type LaunchInput, type LaunchSpec } from "../../../src/core/runtime/index.js";
 import { REPO_ROOT } from "../../support/cli.js";
+import { CLAUDE, HAVE_CLAUDE, missing } from "../../support/agent-clis.js";
 import { startScriptedAnthropic, toolThenText } from "../../support/scripted-anthropic.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 
-const CLAUDE = path.join(REPO_ROOT, "node_modules", ".bin", "claude");
 const runFile = promisify(execFile);
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -136,7 +136,7 @@ async function claudeSpec(
   return result;
 }
 
-describe.skipIf(!existsSync(CLAUDE))("the real Claude Code CLI runs the launch spec (claude 2.1.197)", () => {
+describe.skipIf(!HAVE_CLAUDE)(`the real Claude Code CLI runs the launch spec${missing(CLAUDE)}`, () => {
   it("M4: accepts the generated MCP config and connects to every server with its URL, headers, command, args and env", async () => {
     const home = await tempHome();
     const recorder = await startRecorder();

@@ -1,17 +1,15 @@
 // The generated `-c` overrides, passed to the real Codex CLI (`codex <overrides> mcp list --json`), with
 // CODEX_HOME in a temp folder. Skipped, with the reason, where the CLI is not installed.
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLaunchSpec } from "../../../src/core/runtime/index.js";
-import { REPO_ROOT } from "../../support/cli.js";
+import { CODEX, HAVE_CODEX, missing } from "../../support/agent-clis.js";
 import { M1_MANIFEST } from "../../support/mcp-examples.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
-const CODEX = path.join(REPO_ROOT, "node_modules", ".bin", "codex");
 const run = promisify(execFile);
 
 interface ListedServer {
@@ -60,7 +58,7 @@ async function mcpList(overrides: string[], env: Record<string, string>): Promis
   return new Map(listed.map((s) => [s.name, s]));
 }
 
-describe.skipIf(!existsSync(CODEX))("the real Codex CLI accepts the overrides (codex-cli 0.169)", () => {
+describe.skipIf(!HAVE_CODEX)(`the real Codex CLI accepts the overrides${missing(CODEX)}`, () => {
   it("M1: docs is streamable_http with its URL and bearer variable; shell is stdio with command, args and env", async () => {
     const { overrides, env } = await overridesFor(M1_MANIFEST);
     // The gate's own overrides (hooks, trust, shell) come along: the real CLI accepts them all.

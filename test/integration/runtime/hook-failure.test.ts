@@ -9,12 +9,11 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLaunchSpec, type LaunchSpec } from "../../../src/core/runtime/index.js";
 import { withExtraArgs } from "../../../src/executor/tasks/task-turn.js";
-import { REPO_ROOT } from "../../support/cli.js";
+import { CLAUDE, CODEX, HAVE_CLAUDE, HAVE_CODEX, missing } from "../../support/agent-clis.js";
 import { startScriptedAnthropic, toolResultText, toolThenText } from "../../support/scripted-anthropic.js";
 import { callThenText, codexProviderArgs, startScriptedOpenAi } from "../../support/scripted-openai.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 
-const BIN = path.join(REPO_ROOT, "node_modules", ".bin");
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -59,7 +58,7 @@ function run(file: string, args: string[], cwd: string, env: Record<string, stri
 }
 
 describe("an agent's hook that fails to start blocks the call", () => {
-  it.skipIf(!existsSync(path.join(BIN, "codex")))("Codex (codex-cli 0.169)", async () => {
+  it.skipIf(!HAVE_CODEX)(`Codex${missing(CODEX)}`, async () => {
     const api = await startScriptedOpenAi(
       callThenText({ name: "exec_command", arguments: { cmd: "touch marker" } }, "done"),
     );
@@ -67,14 +66,14 @@ describe("an agent's hook that fails to start blocks the call", () => {
     const { home, spec } = await setUp("Codex");
     await fs.mkdir(home.paths.codexHome, { recursive: true });
     const args = withExtraArgs("codex", spec.args, codexProviderArgs(api.baseUrl));
-    await run(path.join(BIN, "codex"), args, spec.cwd, { ...home.env, ...spec.env, FAKE_KEY: "k" }, null);
+    await run(CODEX, args, spec.cwd, { ...home.env, ...spec.env, FAKE_KEY: "k" }, null);
 
     expect(existsSync(path.join(spec.cwd, "marker"))).toBe(false);
     const outputs = JSON.stringify(api.functionOutputs());
     expect(outputs).toContain("Command blocked by PreToolUse hook");
   });
 
-  it.skipIf(!existsSync(path.join(BIN, "claude")))("Claude Code (claude 2.1.197)", async () => {
+  it.skipIf(!HAVE_CLAUDE)(`Claude Code${missing(CLAUDE)}`, async () => {
     const api = await startScriptedAnthropic(
       toolThenText({ name: "Bash", input: { command: "touch marker" } }, "done"),
     );
@@ -87,7 +86,7 @@ describe("an agent's hook that fails to start blocks the call", () => {
       ANTHROPIC_API_KEY: "k",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     };
-    await run(path.join(BIN, "claude"), spec.args, spec.cwd, env, spec.stdin);
+    await run(CLAUDE, spec.args, spec.cwd, env, spec.stdin);
 
     expect(existsSync(path.join(spec.cwd, "marker"))).toBe(false);
     const [result] = api.toolResults();

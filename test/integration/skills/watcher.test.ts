@@ -105,6 +105,22 @@ describe("watching skill roots", () => {
     await waitFor(() => bumps.length > seen, { what: "a bump inside the new root", timeoutMs: 5000 });
   });
 
+  it("an edit made while a new root's watcher is starting is not lost", async () => {
+    const e = await watching();
+    await e.buildCatalogue({ workspace: f.WS });
+    await e.watchReady();
+    const dir = path.join(f.WS, ".claude/skills/quick");
+    await f.skill(dir, { name: "quick", description: "First" });
+    // Edit again as soon as the root is noticed, before its own watcher can have finished starting.
+    await waitFor(() => bumps.length > 0, { what: "the new root to be noticed", timeoutMs: 5000 });
+    await f.skill(dir, { name: "quick", description: "Second" });
+    await waitFor(
+      async () =>
+        (await e.buildCatalogue({ workspace: f.WS })).skills.some((s) => s.description === "Second"),
+      { what: "the second edit to be seen", timeoutMs: 5000 },
+    );
+  });
+
   it("a missing root is still noticed after the folder watched in its place is removed and made again", async () => {
     await fs.mkdir(path.join(f.WS, ".claude"), { recursive: true }); // the nearest existing parent
     const e = await watching();

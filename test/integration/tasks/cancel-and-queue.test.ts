@@ -1,6 +1,8 @@
 // task:cancel, task:close-session, the FIFO queue and the §6.1 rules, with the real Claude Code CLI run
 // by the real app against the real test backend (the scripted Messages API is the only fake). A
-// long-running turn is a Bash `sleep` the policy allows.
+// long-running turn is a Bash call of a script the policy allows, which sleeps: Claude Code 2.1.332's
+// Bash tool refuses a command that starts with `sleep N` itself ("Blocked: standalone sleep …"), before
+// any hook, so a plain `sleep` would never run.
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -35,11 +37,14 @@ afterEach(async () => {
   api = undefined;
 });
 
-/** Each task's turn sleeps for as long as its prompt says (`sleep <n>`), then finishes with "slept". */
+/** A script that sleeps for its argument's seconds (as `sleep <n>`, its process's command line). */
+let waitScript = "";
+
+/** Each task's turn runs the wait script as long as its prompt says (`sleep <n>`), then says "slept". */
 const sleepFromPrompt: Script = (request) => {
   const prompt = JSON.stringify(request.messages[0]?.content ?? "");
   const seconds = /sleep (\d+(?:\.\d+)?)/.exec(prompt)?.[1] ?? "0";
-  return toolThenText({ name: "Bash", input: { command: `sleep ${seconds}` } }, "slept")(request, 0);
+  return toolThenText({ name: "Bash", input: { command: `${waitScript} ${seconds}` } }, "slept")(request, 0);
 };
 
 async function start(options: TaskAppOptions = {}, script: Script = sleepFromPrompt): Promise<TaskApp> {
@@ -48,7 +53,10 @@ async function start(options: TaskAppOptions = {}, script: Script = sleepFromPro
     ...options,
     env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "scripted-key", ...options.env },
   });
-  await app.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("sleep")] });
+  waitScript = path.join(app.t.home, "bin", "wait-a-while");
+  await fs.mkdir(path.dirname(waitScript), { recursive: true });
+  await fs.writeFile(waitScript, `#!/bin/sh\nexec ${realProgram("sleep")} "$1"\n`, { mode: 0o755 });
+  await app.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [waitScript] });
   return app;
 }
 

@@ -1,7 +1,8 @@
 // Codex gated like Claude Code (issue 11, item 4): the real app runs the real Codex CLI
 // (node_modules/.bin/codex, 0.169.0) for backend tasks, with `gatehouse hook codex` as the PreToolUse
 // hook of every tool call. The scripted Responses API is the only fake. A test presenter stands for
-// the person (the broker's UI slot): prompts are listed and answered with `broker.decide`.
+// the person (the broker's UI slot): prompts are listed and answered with `broker.decide`. Ordinary
+// turns run in the test process; the attacks (at the end) run the whole runner as uid 65534.
 //
 // Observed with codex-cli 0.169 (docs/decisions.md "Agent runtimes gated"): the hook input of
 // exec_command is `tool_name: "Bash"` with only `tool_input.command`; exit 2 blocks and the model sees
@@ -25,6 +26,9 @@ import {
 import { waitFor } from "../../support/wait-for.js";
 import { dataOf, HAVE_CODEX, startTaskApp, taskPayload, TOKEN, type TaskApp } from "./harness.js";
 import { realProgram } from "../../support/programs.js";
+import { otherUserUnavailable } from "../../support/other-user.js";
+import type { TempHome } from "../../support/temp-home.js";
+import { startOtherUserRunner, type OtherUserRunner } from "./other-user-runner.js";
 
 const ASK_ME = { security: "allowlist", ask: "on-miss", askFallback: "deny" } as const;
 const ALLOWLIST_ONLY = { security: "allowlist", ask: "off", askFallback: "deny" } as const;
@@ -244,92 +248,6 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     expect(outputsText()).toContain("Gatehouse denied this file access (by you)");
   });
 
-  it("a patch with a NEL before a header aimed outside the folder is refused as a whole, the marker absent, audited", async () => {
-    const marker = () => path.join(app!.t.home, "nel-marker.txt");
-    const a = await startWith(
-      calls(() => ({
-        customCall: {
-          name: "apply_patch",
-          // Codex trims the NEL (Rust's whitespace), so the second header counts: it writes the marker.
-          input: `*** Begin Patch\n*** Add File: inside.txt\n+hi\n\u0085*** Add File: ${marker()}\n+evil\n*** End Patch\n`,
-        },
-      })),
-      "gpt-5.5",
-    );
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY });
-    a.send(codexTask(1110, 11010));
-    const events = await a.untilTerminal(11010);
-
-    expect(events.at(-1)!.event).toBe("response.completed");
-    expect(existsSync(marker())).toBe(false);
-    expect(existsSync(path.join(await managedFolder(a, 1110), "inside.txt"))).toBe(false);
-    expect(outputsText()).toContain("Gatehouse denied this file access (by policy)");
-    expect(await auditLines(a)).toContainEqual(
-      expect.objectContaining({
-        agentId: "codex",
-        source: "codex-hook",
-        command: `apply_patch ${path.join(await managedFolder(a, 1110), "inside.txt")} ${marker()}`,
-        decision: "deny",
-        decidedBy: "policy",
-      }),
-    );
-  });
-
-  it("an `apply_patch <<'EOF'` command, which Codex applies itself, is judged as its patch: a write through a link into Gatehouse's data is refused even under security=full", async () => {
-    const folder = async () => managedFolder(app!, 1111);
-    const a = await startWith(
-      calls(
-        exec(
-          "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: data-link/heredoc-marker.txt\n+evil\n*** End Patch\nEOF\n",
-        ),
-      ),
-    );
-    await a.setPolicy({ defaults: { security: "full", ask: "off", askFallback: "deny" } });
-    // The task's folder holds a link into Gatehouse's own folder (the command's text never names it).
-    await fs.mkdir(await folder(), { recursive: true });
-    await fs.symlink(a.t.paths.executorHome, path.join(await folder(), "data-link"));
-    a.send(codexTask(1111, 11011));
-    const events = await a.untilTerminal(11011);
-
-    expect(events.at(-1)!.event).toBe("response.completed");
-    expect(existsSync(path.join(a.t.paths.executorHome, "heredoc-marker.txt"))).toBe(false);
-    expect(outputsText()).toContain("Gatehouse denied this file access");
-    expect(await auditLines(a)).toContainEqual(
-      expect.objectContaining({
-        agentId: "codex",
-        command: `apply_patch ${path.join(a.t.paths.executorHome, "heredoc-marker.txt")}`,
-        decision: "deny",
-      }),
-    );
-  });
-
-  it("a trusted repository's .codex config cannot switch the hook off or run hooks of its own", async () => {
-    const a = await startWith(calls(exec("touch marker-file")));
-    await a.setPolicy({ defaults: ALLOWLIST_ONLY, allow: [realProgram("pwd")] });
-    const folder = path.join(await fs.realpath(a.t.paths.defaultWorkspaceRoot), "1105");
-    const repoHookRan = path.join(a.t.home, "repo-hook-ran");
-    await fs.mkdir(path.join(folder, ".codex"), { recursive: true });
-    await fs.writeFile(path.join(folder, ".codex", "config.toml"), "[features]\nhooks = false\n");
-    await fs.writeFile(
-      path.join(folder, ".codex", "hooks.json"),
-      JSON.stringify({
-        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch ${repoHookRan}` }] }] },
-      }),
-    );
-    // The user trusts this folder in their own Codex configuration.
-    await fs.mkdir(a.t.paths.codexHome, { recursive: true });
-    await fs.writeFile(
-      path.join(a.t.paths.codexHome, "config.toml"),
-      `[projects.${JSON.stringify(folder)}]\ntrust_level = "trusted"\n`,
-    );
-    a.send(codexTask(1105, 11005));
-    await a.untilTerminal(11005);
-
-    expect(existsSync(path.join(folder, "marker-file"))).toBe(false);
-    expect(existsSync(repoHookRan)).toBe(false);
-    expect(outputsText()).toContain("Gatehouse denied this command");
-  });
-
   it("a command asking for another shell or a terminal is not run, even when the command itself is allowed", async () => {
     const a = await startWith(
       calls(exec("touch zsh-marker", { shell: "zsh" }), exec("touch tty-marker", { tty: true })),
@@ -419,3 +337,135 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     expect(printed).not.toContain(TOKEN);
   });
 });
+
+// The attacks: the whole runner as uid 65534 (other-user-runner.ts) in a temp home that user owns, so
+// were the gate ever to let one through, it would run with that user's rights only. Nobody is there to
+// ask: askFallback decides. That Codex does write the NEL patch's second file when nothing is in the way
+// is shown, as uid 65534, by test/integration/runtime/apply-patch-codex.test.ts ("the attacks are real").
+let runner: OtherUserRunner | undefined;
+afterEach(async () => {
+  await runner?.close();
+  runner = undefined;
+});
+
+async function startRunnerWith(options: {
+  script: ResponsesScript;
+  model?: string;
+  defaults: { security: "allowlist" | "full"; ask: "off"; askFallback: "deny" };
+  prepare?: (t: TempHome) => Promise<void>;
+}): Promise<OtherUserRunner> {
+  api = await startScriptedOpenAi(options.script);
+  const codexArgs = [
+    ...codexProviderArgs(api.baseUrl),
+    ...(options.model ? ["-c", `model="${options.model}"`] : []),
+  ];
+  runner = await startOtherUserRunner({
+    env: { FAKE_KEY: "scripted-key" },
+    defaults: options.defaults,
+    settings: { agents: { codexArgs }, environment: { inherit: ["FAKE_KEY"] } },
+    ...(options.prepare ? { prepare: options.prepare } : {}),
+  });
+  return runner;
+}
+
+/** The task's managed folder made before the turn (the workspace root private, as the runner makes it). */
+async function madeFolder(t: TempHome, taskId: number): Promise<string> {
+  const folder = path.join(t.paths.defaultWorkspaceRoot, String(taskId));
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+  await fs.chmod(t.paths.defaultWorkspaceRoot, 0o700);
+  return folder;
+}
+
+describe.skipIf(otherUserUnavailable !== null || !HAVE_CODEX)(
+  "a Codex task's attacks go through the gate (runner as uid 65534)",
+  () => {
+    it("a patch with a NEL before a header aimed outside the folder is refused as a whole, the marker absent, audited", async () => {
+      const marker = () => path.join(runner!.t.home, "nel-marker.txt");
+      const r = await startRunnerWith({
+        script: calls(() => ({
+          customCall: {
+            name: "apply_patch",
+            // Codex trims the NEL (Rust's whitespace), so the second header counts: it writes the marker.
+            input: `*** Begin Patch\n*** Add File: inside.txt\n+hi\n\u0085*** Add File: ${marker()}\n+evil\n*** End Patch\n`,
+          },
+        })),
+        model: "gpt-5.5",
+        defaults: ALLOWLIST_ONLY,
+      });
+      const events = await r.run(codexTask(1110, 11010), 11010);
+
+      expect(events.at(-1)!.event).toBe("response.completed");
+      const folder = path.join(r.t.paths.defaultWorkspaceRoot, "1110");
+      expect(existsSync(marker())).toBe(false);
+      expect(existsSync(path.join(folder, "inside.txt"))).toBe(false);
+      expect(outputsText()).toContain("Gatehouse denied this file access (by policy)");
+      expect(await r.audit()).toContainEqual(
+        expect.objectContaining({
+          agentId: "codex",
+          source: "codex-hook",
+          command: `apply_patch ${path.join(folder, "inside.txt")} ${marker()}`,
+          decision: "deny",
+          decidedBy: "policy",
+        }),
+      );
+    }, 240_000);
+
+    it("an `apply_patch <<'EOF'` command, which Codex applies itself, is judged as its patch: a write through a link into Gatehouse's data is refused even under security=full", async () => {
+      const r = await startRunnerWith({
+        script: calls(
+          exec(
+            "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: data-link/heredoc-marker.txt\n+evil\n*** End Patch\nEOF\n",
+          ),
+        ),
+        defaults: { security: "full", ask: "off", askFallback: "deny" },
+        // The task's folder holds a link into Gatehouse's own folder (the command's text never names it).
+        prepare: async (t) =>
+          fs.symlink(t.paths.executorHome, path.join(await madeFolder(t, 1111), "data-link")),
+      });
+      const events = await r.run(codexTask(1111, 11011), 11011);
+
+      expect(events.at(-1)!.event).toBe("response.completed");
+      expect(existsSync(path.join(r.t.paths.executorHome, "heredoc-marker.txt"))).toBe(false);
+      expect(outputsText()).toContain("Gatehouse denied this file access");
+      expect(await r.audit()).toContainEqual(
+        expect.objectContaining({
+          agentId: "codex",
+          command: `apply_patch ${path.join(r.t.paths.executorHome, "heredoc-marker.txt")}`,
+          decision: "deny",
+        }),
+      );
+    }, 240_000);
+
+    it("a trusted repository's .codex config cannot switch the hook off or run hooks of its own", async () => {
+      let folder = "";
+      let repoHookRan = "";
+      const r = await startRunnerWith({
+        script: calls(exec("touch marker-file")),
+        defaults: ALLOWLIST_ONLY,
+        prepare: async (t) => {
+          folder = await madeFolder(t, 1105);
+          repoHookRan = path.join(t.home, "repo-hook-ran");
+          await fs.mkdir(path.join(folder, ".codex"));
+          await fs.writeFile(path.join(folder, ".codex", "config.toml"), "[features]\nhooks = false\n");
+          await fs.writeFile(
+            path.join(folder, ".codex", "hooks.json"),
+            JSON.stringify({
+              hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch ${repoHookRan}` }] }] },
+            }),
+          );
+          // The user trusts this folder in their own Codex configuration.
+          await fs.mkdir(t.paths.codexHome, { recursive: true });
+          await fs.writeFile(
+            path.join(t.paths.codexHome, "config.toml"),
+            `[projects.${JSON.stringify(folder)}]\ntrust_level = "trusted"\n`,
+          );
+        },
+      });
+      await r.run(codexTask(1105, 11005), 11005);
+
+      expect(existsSync(path.join(folder, "marker-file"))).toBe(false);
+      expect(existsSync(repoHookRan)).toBe(false);
+      expect(outputsText()).toContain("Gatehouse denied this command");
+    }, 240_000);
+  },
+);

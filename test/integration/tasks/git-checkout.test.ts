@@ -15,7 +15,8 @@ import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { startScriptedAnthropic, type ScriptedAnthropic } from "../../support/scripted-anthropic.js";
 import { OTHER_UID, otherUserUnavailable } from "../../support/other-user.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
-import { BIN_DIR, dataOf, HAVE_CLAUDE, startTaskApp, taskPayload, type TaskApp } from "./harness.js";
+import { AGENT_BIN_DIRS } from "../../support/agent-clis.js";
+import { dataOf, HAVE_CLAUDE, startTaskApp, taskPayload, type TaskApp } from "./harness.js";
 
 const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p));
 const GIT = ["/usr/bin/git", "/bin/git"].find((p) => existsSync(p));
@@ -97,7 +98,7 @@ describe.skipIf(!haveAll)("git checkout for a task", () => {
         ANTHROPIC_BASE_URL: api.url,
         ANTHROPIC_API_KEY: "scripted-key",
         LOCAL_WORKDIR_ALLOWED_ROOTS: projects,
-        PATH: `${bin}${path.delimiter}${BIN_DIR}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
+        PATH: [bin, ...AGENT_BIN_DIRS, process.env.PATH ?? "/usr/bin:/bin"].join(path.delimiter),
       },
     });
   }, 120_000);

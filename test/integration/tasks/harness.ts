@@ -3,23 +3,19 @@
 // task runner), the real Socket.IO test backend that sends `task:execute` and records every event, and
 // the real Claude Code / Codex CLIs from node_modules/.bin. The model providers are the only fakes
 // (test/support/scripted-anthropic.ts, scripted-openai.ts). Connection timings are shortened.
-import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApprovalsStore } from "../../../src/core/approvals/index.js";
 import { createLogger, type Logger } from "../../../src/core/log.js";
 import { createServices, type Services } from "../../../src/services.js";
 import { startTestBackend, type CapturedEvent, type TestBackend } from "../../../src/demo-backend/server.js";
-import { GATEHOUSE_BIN, REPO_ROOT } from "../../support/cli.js";
+import { AGENT_BIN_DIRS } from "../../support/agent-clis.js";
+import { GATEHOUSE_BIN } from "../../support/cli.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { waitFor } from "../../support/wait-for.js";
 import { FAST_TIMINGS, noKeychainSecrets } from "../device/harness.js";
 
-export const BIN_DIR = path.join(REPO_ROOT, "node_modules", ".bin");
-export const CLAUDE = path.join(BIN_DIR, "claude");
-export const CODEX = path.join(BIN_DIR, "codex");
-export const HAVE_CLAUDE = existsSync(CLAUDE);
-export const HAVE_CODEX = existsSync(CODEX);
+export { CLAUDE, CODEX, HAVE_CLAUDE, HAVE_CODEX } from "../../support/agent-clis.js";
 export const DEVICE_ID = "device-0123456789abcdef01234567";
 export const TOKEN = "test-token";
 
@@ -40,7 +36,7 @@ export interface TaskApp {
     defaults: {
       security: "deny" | "allowlist" | "full";
       ask: "off" | "on-miss" | "always";
-      askFallback: "deny";
+      askFallback: "deny" | "allowlist" | "full";
     };
     /** Real paths (or patterns) allowed for every agent; `usesLeft` makes a grant for that many runs. */
     allow?: Array<string | { pattern: string; usesLeft: number }>;
@@ -101,7 +97,7 @@ export async function writeDeviceConfig(
 export function taskEnv(t: TempHome, extra: Record<string, string> = {}): Record<string, string> {
   return {
     ...t.env,
-    PATH: `${BIN_DIR}${path.delimiter}${t.env.PATH}`,
+    PATH: [...AGENT_BIN_DIRS, t.env.PATH].join(path.delimiter),
     WEGENT_AUTH_TOKEN: TOKEN,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     ...extra,

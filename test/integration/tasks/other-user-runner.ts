@@ -46,7 +46,7 @@ export async function startOtherUserRunner(options: {
   defaults: {
     security: "deny" | "allowlist" | "full";
     ask: "off" | "on-miss" | "always";
-    askFallback: "deny";
+    askFallback: "deny" | "allowlist" | "full";
   };
   settings?: Record<string, unknown>;
   /** Called before the runner starts, to plant files in the home (they are handed over after). */

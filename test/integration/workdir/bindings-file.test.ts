@@ -94,7 +94,11 @@ describe("the bindings file", () => {
     expect((await service.bindings()).map((b) => b.task_id)).toEqual(["old"]);
     await service.resolveForTask({ taskId: "t1" });
     expect((await service.bindings()).map((b) => b.task_id).sort()).toEqual(["old", "t1"]);
-    // A fresh temp file may belong to a live writer: kept. Once it is old, the next start-up removes it.
+    // The write took the lock every writer holds: a temp file found then is a killed writer's (issue 30).
+    expect(await exists(temp)).toBe(false);
+    // Start-up, which writes nothing, keeps a fresh one (it may be a live writer's) and removes an old one.
+    await fs.writeFile(temp, newText.slice(0, 40));
+    await fx.service();
     expect(await exists(temp)).toBe(true);
     fx.clock.t = Date.now() + 11 * 60 * 1000;
     await fx.service();

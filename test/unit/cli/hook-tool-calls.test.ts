@@ -58,6 +58,7 @@ describe("Claude Code's tool table", () => {
       access: "write",
       paths: ["/x/a"],
       runtime: "claude",
+      base: CWD,
     });
     expect(
       await call("Edit", { file_path: "/x/a", old_string: "hi", new_string: "ho", replace_all: false }),

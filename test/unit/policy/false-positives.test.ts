@@ -5,7 +5,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeCommand, explainCommand, ScriptCache } from "../../../src/core/policy/index.js";
+import { analyzeCommand, explainCommand, ownFilesOf, ScriptCache } from "../../../src/core/policy/index.js";
 import { AGENT_COMMANDS } from "../../fixtures/policy/agent-commands.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { approvalsWith, entry } from "./policy-fixture.js";
@@ -49,9 +49,20 @@ async function withItsProgramsAllowed(command: string) {
   const entries = [
     ...new Set(analysis.segments.flatMap((s) => (s.resolvedPath ? [s.resolvedPath] : []))),
   ].map((p, i) => entry(p, { id: `e${i}` }));
+  // as the app decides: with Gatehouse's own files, so the read rule applies (file-reads.ts)
+  const ownFiles = ownFilesOf(t.paths);
   return explainCommand(
     { command },
-    { agentId: "local", cwd, env, home: t.home, approvals: approvalsWith(entries), now: 0, scripts },
+    {
+      agentId: "local",
+      cwd,
+      env,
+      home: t.home,
+      approvals: approvalsWith(entries),
+      now: 0,
+      scripts,
+      ownFiles,
+    },
   );
 }
 

@@ -151,7 +151,12 @@ describe("explaining a tool call", () => {
       "needs-a-person: it reaches the network from this machine (ask=off)",
     ],
     [{ security: "allowlist", ask: "always" }, "prompt", "ask=always"],
-    [{ security: "full", ask: "off" }, "run", "security=full"],
+    // full runs what Gatehouse understands, never a call it does not
+    [
+      { security: "full", ask: "off" },
+      "deny",
+      "needs-a-person: it reaches the network from this machine (ask=off)",
+    ],
   ] as const)(
     "a call for a person under %j is decided like an allowlist miss: %s",
     (defaults, outcome, reason) => {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolvePaths } from "../../../src/core/paths.js";
 import {
+  honoursHttpHookBlock,
   buildLaunchSpec,
   codexGateArgs,
   maskSpec,
@@ -105,6 +106,51 @@ describe("Claude Code launch spec", () => {
       [path.join(runtimeDir, "settings.json"), 0o600],
       [path.join(runtimeDir, "mcp.json"), 0o600],
     ]);
+  });
+
+  it("with the runner's HTTP hook, every tool call goes to its URL with the token written literally, blocked when the hook fails; no token in the environment", async () => {
+    const hook = { url: "http://127.0.0.1:40001/hook/" + "a".repeat(48), token: "b".repeat(64) };
+    const { spec: s } = await spec(task(), { claudeHttpHook: hook });
+    const settings = file(s, "settings.json") as Record<string, unknown>;
+    expect(settings).toEqual({
+      disableAllHooks: false,
+      allowedHttpHookUrls: [hook.url],
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "*",
+            hooks: [
+              {
+                type: "http",
+                url: hook.url,
+                headers: { Authorization: `Bearer ${hook.token}` },
+                onFailure: "block",
+                timeout: 130,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(JSON.stringify(s.env)).not.toContain(hook.token);
+    expect(s.args).not.toContain(hook.token);
+  });
+
+  it("honoursHttpHookBlock: 2.1.332 and later block a call whose HTTP hook fails; 2.1.197 and unknown versions do not", () => {
+    expect(["2.1.332", "2.1.400", "2.2.0", "3.0.0"].map(honoursHttpHookBlock)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(["2.1.197", "2.1.331", "2.0.999", "1.9.9", "garbage"].map(honoursHttpHookBlock)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(honoursHttpHookBlock(null)).toBe(false);
   });
 
   it("M4: a project task's MCP config holds the bot server with its placeholders filled and the normalised global", async () => {

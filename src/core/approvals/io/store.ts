@@ -10,6 +10,7 @@ import {
   loadJsonFile,
   parseJsonText,
   readFileBytesSync,
+  removeLeftoverTempsOf,
   watchFile,
   withFileLock,
   writeFileAtomic,
@@ -226,6 +227,8 @@ export class ApprovalsStore {
    * decide until it settles. Loads while the write lands compare the bytes with it too.
    */
   private async write(file: ApprovalsFile): Promise<void> {
+    // Every write holds the lock, so a temp file of this one is a leftover of a writer killed mid-write.
+    await removeLeftoverTempsOf(this.path);
     // as core/store's writeJsonFile: never write what could not be read back
     const text = formatJson(parse(ApprovalsFileSchema, file));
     // The bytes as a read would parse them: the text is the schema's own output (validated, defaults

@@ -130,6 +130,12 @@ export class ClaudeRegistryPatch {
   /** Values put back exactly as they were (undoing an interrupted sync); undefined: the key goes. */
   readonly previousPlugins = new Map<string, unknown>();
   readonly previousEnabled = new Map<string, unknown>();
+  /**
+   * Keys earlier versions registered for a synced plugin (its backend key, `<name>@<marketplace>`),
+   * removed only where the registry entry still points at one of Gatehouse's own install paths: the
+   * same key may be the user's own install from that marketplace by now.
+   */
+  readonly legacy = new Map<string, Set<string>>();
 
   setPlugin(key: string, plugin: RegistryPlugin): void {
     this.plugins.set(key, plugin);
@@ -148,14 +154,33 @@ export class ClaudeRegistryPatch {
     this.previousEnabled.set(key, previous);
   }
   get touchesRegistry(): boolean {
-    return this.plugins.size > 0 || this.previousPlugins.size > 0;
+    return this.plugins.size > 0 || this.previousPlugins.size > 0 || this.legacy.size > 0;
   }
   get touchesSettings(): boolean {
-    return this.enabled.size > 0 || this.previousEnabled.size > 0;
+    return this.enabled.size > 0 || this.previousEnabled.size > 0 || this.legacy.size > 0;
+  }
+  /** Removes `key` (and its enabled flag) if its registry entry's install path is one of `installPaths`. */
+  dropLegacy(key: string, installPaths: Iterable<string>): void {
+    if (this.plugins.has(key)) return;
+    const known = this.legacy.get(key) ?? new Set<string>();
+    for (const p of installPaths) known.add(path.resolve(p));
+    if (known.size > 0) this.legacy.set(key, known);
   }
   get isEmpty(): boolean {
     return !this.touchesRegistry && !this.touchesSettings;
   }
+}
+
+/** The legacy keys of `patch` that `plugins` still holds at one of Gatehouse's install paths. */
+function ownedLegacyKeys(plugins: Json, patch: ClaudeRegistryPatch): string[] {
+  const out: string[] = [];
+  for (const [key, ours] of patch.legacy) {
+    if (patch.plugins.has(key)) continue;
+    const list = plugins[key];
+    const first = Array.isArray(list) && isRecord(list[0]) ? list[0] : null;
+    if (typeof first?.installPath === "string" && ours.has(path.resolve(first.installPath))) out.push(key);
+  }
+  return out;
 }
 
 /** The registry entry Gatehouse writes for a managed key. */
@@ -172,8 +197,9 @@ function registryEntry(plugin: RegistryPlugin, existing: unknown, now: string): 
   };
 }
 
-function applyRegistry(file: Json, patch: ClaudeRegistryPatch, now: string): Json {
+function applyRegistry(file: Json, patch: ClaudeRegistryPatch, legacy: string[], now: string): Json {
   const plugins: Json = { ...((file.plugins as Json | undefined) ?? {}) };
+  for (const key of legacy) delete plugins[key];
   for (const [key, plugin] of patch.plugins) {
     if (plugin === null) delete plugins[key];
     else {
@@ -191,9 +217,10 @@ function applyRegistry(file: Json, patch: ClaudeRegistryPatch, now: string): Jso
   return file.plugins === undefined && Object.keys(plugins).length === 0 ? { ...file } : { ...file, plugins };
 }
 
-function applySettings(file: Json, patch: ClaudeRegistryPatch): Json {
-  if (!patch.touchesSettings) return file;
+function applySettings(file: Json, patch: ClaudeRegistryPatch, legacy: string[]): Json {
+  if (!patch.touchesSettings && legacy.length === 0) return file;
   const enabled: Json = { ...((file.enabledPlugins as Json | undefined) ?? {}) };
+  for (const key of legacy) if (!patch.enabled.has(key)) delete enabled[key];
   for (const [key, value] of patch.enabled) {
     if (value === null) delete enabled[key];
     else enabled[key] = value;
@@ -241,14 +268,15 @@ export async function writeClaudeFiles(
   const settings = await readSettings(paths.settings);
   if (!settings.ok) return settings;
   const stamp = now.toISOString();
-  if (patch.touchesRegistry) {
-    const next = applyRegistry(registry.value, patch, stamp);
+  const legacy = ownedLegacyKeys((registry.value.plugins as Json | undefined) ?? {}, patch);
+  if (patch.touchesRegistry || legacy.length > 0) {
+    const next = applyRegistry(registry.value, patch, legacy, stamp);
     if (JSON.stringify(next) !== JSON.stringify(registry.value)) {
       await writeFileAtomic(await writeTarget(paths.registry), format(next), { keepMode: true, mode: 0o600 });
       outcome.registryWritten = true;
     }
   }
-  const nextSettings = applySettings(settings.value, patch);
+  const nextSettings = applySettings(settings.value, patch, legacy);
   if (JSON.stringify(nextSettings) !== JSON.stringify(settings.value)) {
     await writeFileAtomic(await writeTarget(paths.settings), format(nextSettings), {
       keepMode: true,

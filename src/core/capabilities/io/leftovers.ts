@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { AppPaths } from "../../paths.js";
-import { knownMarketplacesFile, gatehouseMarketplacesDir } from "./claude-marketplaces.js";
+import { gatehouseMarketplaceRoot, knownMarketplacesFile } from "./claude-marketplaces.js";
 import { claudeFilePaths } from "./claude-registry.js";
 import { codexConfigFile, gatehouseCodexMarketplacesDir } from "./codex-marketplaces.js";
 import { lastSyncFile } from "../last-sync.js";
@@ -51,8 +51,10 @@ export async function removeLeftovers(paths: AppPaths): Promise<void> {
     paths.capabilityManifest,
     lastSyncFile(paths.capabilitiesDir),
     syncJournalFile(paths),
+    // Claude Code's one `gatehouse` marketplace listing (claude-marketplaces.ts)
+    path.join(gatehouseMarketplaceRoot(paths), ".claude-plugin", "marketplace.json"),
   ];
-  for (const root of [gatehouseMarketplacesDir(paths), gatehouseCodexMarketplacesDir(paths)])
+  for (const root of [gatehouseCodexMarketplacesDir(paths)])
     for (const marketplace of await list(root))
       files.push(path.join(root, marketplace, ".claude-plugin", "marketplace.json"));
   for (const file of files) await removeWriteTemps(file);

@@ -23,7 +23,8 @@ import {
 import { syncClaudeMarketplaces } from "./claude-marketplaces.js";
 import { registerCodexPlugins } from "./codex-marketplaces.js";
 import { cloneManifest, loadManifest, writeManifest, type ManifestRuntime } from "./manifest.js";
-import { pluginStoreName, skillStoreName } from "../naming.js";
+import { claudePluginKey, pluginStoreName, skillStoreName } from "../naming.js";
+import { ourInstallPaths, unregisterPlugin } from "./claude-plugin-keys.js";
 import type { RuntimeLinks } from "./runtime-links.js";
 import type { CapabilityStore } from "./store.js";
 
@@ -65,6 +66,7 @@ export async function reconcileRuntime(deps: ReconcileDeps): Promise<ReconcileSu
   const claude: ClaudeFiles | null = files.ok ? files.value : null;
   if (!files.ok) logger.warn("left the Claude plugin registry alone", { error: files.error });
   const patch = new ClaudeRegistryPatch();
+  const resolve = (p: string) => links.resolve(p);
 
   /** The entry's package folder: as recorded, else where the killed sync had just moved it. */
   const packageFolder = async (
@@ -123,7 +125,7 @@ export async function reconcileRuntime(deps: ReconcileDeps): Promise<ReconcileSu
     const folder = await packageFolder(entry.store_path, current, hasPluginManifest);
     if (!folder) {
       await links.removeRuntime(entry.runtime, true);
-      patch.removePlugin(key);
+      unregisterPlugin(patch, key, entry, manifest, resolve);
       delete manifest.plugins[key];
       summary.dropped.push(`plugin ${key}`);
       changed = true;
@@ -135,14 +137,20 @@ export async function reconcileRuntime(deps: ReconcileDeps): Promise<ReconcileSu
     }
     await relink(`plugin ${key}`, entry.runtime, folder);
     const installPath = entry.runtime?.claude_link;
-    if (claude && installPath && entry.version) {
-      if (!Object.hasOwn(claude.plugins, key))
-        patch.setPlugin(key, {
+    if (claude && installPath && entry.version && entry.name) {
+      // Registered as `<name>@gatehouse` (naming.ts); the key an earlier Gatehouse wrote goes.
+      const claudeKey = claudePluginKey(entry.name);
+      if (!Object.hasOwn(claude.plugins, claudeKey))
+        patch.setPlugin(claudeKey, {
           installPath: links.resolve(installPath),
           version: entry.version,
           packageChanged: false,
         });
-      if (!Object.hasOwn(claude.enabledPlugins, key)) patch.setEnabled(key, entry.enabled ?? true);
+      if (!Object.hasOwn(claude.enabledPlugins, claudeKey)) {
+        const earlier = claude.enabledPlugins[key];
+        patch.setEnabled(claudeKey, typeof earlier === "boolean" ? earlier : (entry.enabled ?? true));
+      }
+      if (key !== claudeKey) patch.dropLegacy(key, ourInstallPaths(entry, resolve));
     }
   }
 

@@ -13,6 +13,7 @@ import path from "node:path";
 import type { AppPaths } from "../../paths.js";
 import { canonicalJson, compareCodePoints, sortByCodePoint } from "../canonical-json.js";
 import { claudeFilePaths, readRegistrySync } from "./claude-registry.js";
+import { managedKeyOf } from "./claude-plugin-keys.js";
 import { COPY_MARKER, isInside, parseCopyMarker, resolveStoreRootsSync } from "./links.js";
 import { emptyManifest, loadManifestSync, manifestPath, type CapabilityManifest } from "./manifest.js";
 import { isRecord } from "../../../shared/is-record.js";
@@ -179,25 +180,34 @@ function pluginSkills(root: string): ReportPluginSkill[] {
   return out;
 }
 
+/**
+ * One plugin per registry key, named as the backend knows it: a synced plugin by the name and
+ * marketplace it was synced with (not the `@gatehouse` key Claude Code shows), so the report says what
+ * the backend sent; others as their key says. Sorted by that `name@marketplace`.
+ */
 function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): ReportPlugin[] {
   const registry = readRegistrySync(claudeFilePaths(paths.claudeHome).registry);
   const plugins = registry.ok && isRecord(registry.value.plugins) ? registry.value.plugins : {};
-  const out: ReportPlugin[] = [];
+  const managedKey = managedKeyOf(manifest);
+  const out = new Map<string, ReportPlugin>();
   for (const key of Object.keys(plugins).sort(compareCodePoints)) {
     const list = plugins[key];
     const entry = Array.isArray(list) && isRecord(list[0]) ? list[0] : null;
     if (!entry) continue;
-    const at = key.lastIndexOf("@");
-    const managedEntry = manifest.plugins[key];
+    const manifestKey = managedKey(key);
+    const managedEntry = manifestKey === null ? undefined : manifest.plugins[manifestKey];
     const managed = managedEntry?.managed === true;
+    const reportedKey = manifestKey ?? key;
+    const at = reportedKey.lastIndexOf("@");
+    if (out.has(reportedKey)) continue; // an earlier Gatehouse's key next to the current one
     const version = typeof entry.version === "string" ? entry.version : managedEntry?.version;
     const installPath =
       typeof entry.installPath === "string" ? manifestPath(entry.installPath, paths.home) : null;
     const storePath = managedEntry?.store_path ? manifestPath(managedEntry.store_path, paths.home) : null;
     const root = installPath && isFolder(installPath) ? installPath : storePath;
     const plugin: ReportPlugin = {
-      name: at >= 0 ? key.slice(0, at) : key,
-      marketplace: at >= 0 ? key.slice(at + 1) : "",
+      name: managedEntry?.name ?? (at >= 0 ? reportedKey.slice(0, at) : reportedKey),
+      marketplace: managedEntry?.marketplace ?? (at >= 0 ? reportedKey.slice(at + 1) : ""),
       scope: typeof entry.scope === "string" ? entry.scope : "user",
       ...(version !== undefined && { version }),
       source: managed ? "wegent" : "local_user",
@@ -209,9 +219,9 @@ function reportPlugins(paths: AppPaths, manifest: CapabilityManifest): ReportPlu
           installed_plugin_id: managedEntry.installed_plugin_id,
         }),
     };
-    out.push(plugin);
+    out.set(reportedKey, plugin);
   }
-  return out;
+  return [...out.keys()].sort(compareCodePoints).map((k) => out.get(k)!);
 }
 
 function reportMcps(manifest: CapabilityManifest): ReportMcp[] {

@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { AppPaths } from "../../paths.js";
 import type { ClaudeFiles, ClaudeRegistryPatch } from "./claude-registry.js";
+import { claudeKeysOf } from "./claude-plugin-keys.js";
 import {
   inspectRuntimePath,
   isInside,
@@ -135,8 +136,9 @@ export class RuntimeLinks {
   ): void {
     const orphanCache = new Set(orphans.filter((o) => isInside(o, this.cacheDir)));
     if (orphanCache.size === 0) return;
+    const heldKeys = claudeKeysOf(manifest);
     for (const [key, value] of Object.entries(claude.plugins)) {
-      if (manifest.plugins[key]?.managed === true || patch.plugins.has(key)) continue;
+      if (manifest.plugins[key]?.managed === true || patch.plugins.has(key) || heldKeys.has(key)) continue;
       const first = Array.isArray(value) ? (value[0] as Record<string, unknown> | undefined) : undefined;
       if (typeof first?.installPath === "string" && orphanCache.has(first.installPath))
         patch.removePlugin(key);

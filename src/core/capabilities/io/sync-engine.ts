@@ -13,7 +13,13 @@ import fs from "node:fs/promises";
 import type { Logger } from "../../log.js";
 import type { AppPaths } from "../../paths.js";
 import { DEFAULT_ARCHIVE_LIMITS, extractPackage, type ArchiveLimits } from "./archive.js";
-import { syncClaudeMarketplaces } from "./claude-marketplaces.js";
+import {
+  claudeMarketplaceProblem,
+  readKnownMarketplaces,
+  syncClaudeMarketplaces,
+} from "./claude-marketplaces.js";
+import { claudeKeysOf, ourInstallPaths, unregisterPlugin } from "./claude-plugin-keys.js";
+import { claudePluginKey } from "../naming.js";
 import { registerCodexPlugins } from "./codex-marketplaces.js";
 import { claudeFilePaths, loadClaudeFiles, writeClaudeFiles, type ClaudeFiles } from "./claude-registry.js";
 import {
@@ -347,6 +353,11 @@ export class CapabilitySync {
       links: this.links,
       old,
       recordedStore: recordedStoreFolders(old, this.links),
+      claudeKeysOwned: claudeKeysOf(old),
+      claudeMarketplaceProblem:
+        payload.plugins.length > 0
+          ? claudeMarketplaceProblem(await readKnownMarketplaces(this.paths.claudeHome), this.paths)
+          : null,
     };
     const skillPlans = await mapLimit([...payload.skills.entries()], FS_CONCURRENCY, ([i, item]) =>
       planSkill(item, run.skills[i]!, ctx),
@@ -506,7 +517,14 @@ export class CapabilitySync {
       const fresh = await loadClaudeFiles(claudeFilePaths(this.paths.claudeHome));
       if (fresh.ok) claude = fresh.value;
     }
-    const keys = [...stage.payload.plugins.map((p) => p.key), ...stage.removedPlugins.map(([key]) => key)];
+    // Every key this sync may write or drop: each plugin's Claude Code key (`<name>@gatehouse`) and the
+    // backend key earlier versions registered it under (dropped as a legacy key when still Gatehouse's).
+    const keys = [
+      ...stage.payload.plugins.flatMap((p) => [p.key, claudePluginKey(p.name)]),
+      ...stage.removedPlugins.flatMap(([key, entry]) =>
+        entry.name ? [key, claudePluginKey(entry.name)] : [key],
+      ),
+    ];
     const journal: SyncJournal = {
       version: 1,
       revision: stage.old.revision,
@@ -530,19 +548,25 @@ export class CapabilitySync {
     old: CapabilityManifest,
     payload: SyncPayload,
     removed: Set<string>,
-  ): Array<{ owner: string; paths: string[] }> {
+  ): Array<{ owner: string; paths: string[]; claudeKey?: string }> {
     const skillNames = new Set(payload.skills.map((s) => s.name));
     const pluginKeys = new Set(payload.plugins.map((p) => p.key));
-    const out: Array<{ owner: string; paths: string[] }> = [];
-    const add = (owner: string, entry: ManifestSkill | ManifestPlugin) => {
+    const out: Array<{ owner: string; paths: string[]; claudeKey?: string }> = [];
+    const add = (owner: string, entry: ManifestSkill | ManifestPlugin, claudeKey?: string) => {
       if (removed.has(owner)) return;
       const recorded = [entry.store_path, entry.runtime?.claude_link, entry.runtime?.codex_link];
-      out.push({ owner, paths: recorded.filter((p): p is string => !!p).map((p) => this.links.resolve(p)) });
+      out.push({
+        owner,
+        paths: recorded.filter((p): p is string => !!p).map((p) => this.links.resolve(p)),
+        ...(claudeKey && { claudeKey }),
+      });
     };
     for (const [name, entry] of Object.entries(old.skills))
       if (!skillNames.has(name)) add(`skill ${name}`, entry);
-    for (const [key, entry] of Object.entries(old.plugins))
-      if (!pluginKeys.has(key)) add(`plugin ${key}`, entry);
+    for (const [key, entry] of Object.entries(old.plugins)) {
+      const claudeKey = entry.name && entry.runtime?.claude_link ? claudePluginKey(entry.name) : undefined;
+      if (!pluginKeys.has(key)) add(`plugin ${key}`, entry, claudeKey);
+    }
     return out;
   }
 
@@ -641,9 +665,9 @@ export class CapabilitySync {
       this.emit({ phase: "remove", item: key, done: run.done, total: run.total });
       try {
         await this.links.removeRuntime(entry.runtime, true);
-        run.patch.removePlugin(key);
-        run.registryOwners.set(key, { kind: "removal", entry });
         delete next.plugins[key];
+        unregisterPlugin(run.patch, key, entry, next, (p) => this.links.resolve(p));
+        run.registryOwners.set(key, { kind: "removal", entry });
       } catch (error) {
         run.removalFailed({
           kind: "plugin",
@@ -810,7 +834,7 @@ export class CapabilitySync {
       // No installed_plugin_id: recorded in the manifest only; files from an earlier sync are retired.
       await this.retireRuntime(previous?.runtime, true);
       if (previous?.runtime?.claude_link) {
-        run.patch.removePlugin(item.key);
+        unregisterPlugin(run.patch, item.key, previous, next, (p) => this.links.resolve(p));
         run.registryOwners.set(item.key, { kind: "item", result: plan.result });
       }
       const entry: ManifestPlugin = { managed: true, ...base };
@@ -828,8 +852,14 @@ export class CapabilitySync {
       ? []
       : await this.links.placeLinks(links, plan.storePath, this.links.copiesOf(previous?.runtime));
     await this.retireRuntime(previous?.runtime, true);
-    run.patch.setPlugin(item.key, { installPath: plan.claudeLink, version: item.version, packageChanged });
-    run.patch.setEnabled(item.key, item.enabled);
+    const claudeKey = claudePluginKey(item.name);
+    run.patch.setPlugin(claudeKey, { installPath: plan.claudeLink, version: item.version, packageChanged });
+    run.patch.setEnabled(claudeKey, item.enabled);
+    if (item.key !== claudeKey)
+      run.patch.dropLegacy(
+        item.key,
+        ourInstallPaths(previous, (p) => this.links.resolve(p), plan.claudeLink),
+      );
     run.registryOwners.set(item.key, { kind: "item", result: plan.result });
     const entry: ManifestPlugin = {
       ...base,

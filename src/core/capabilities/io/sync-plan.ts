@@ -8,7 +8,14 @@ import type { SyncItemResult } from "../last-sync.js";
 import { firstLinkBetween, inspectRuntimePath, linkTempPath } from "./links.js";
 import type { CapabilityManifest } from "./manifest.js";
 import { msg } from "../messages.js";
-import { codexPluginLinkName, collisionKey, pluginStoreName, skillStoreName } from "../naming.js";
+import {
+  CLAUDE_MARKETPLACE,
+  claudePluginKey,
+  codexPluginLinkName,
+  collisionKey,
+  pluginStoreName,
+  skillStoreName,
+} from "../naming.js";
 import { firstPathProblem } from "../path-limits.js";
 import type { PluginItem, SkillItem } from "../payload.js";
 import type { ClaudeFiles } from "./claude-registry.js";
@@ -58,6 +65,10 @@ export interface PlanContext {
   old: CapabilityManifest;
   /** Store folders the old manifest records, by collision key → the entry recording it. */
   recordedStore: Map<string, string>;
+  /** Claude Code keys (`<name>@gatehouse`) the old manifest's synced plugins hold. */
+  claudeKeysOwned: Set<string>;
+  /** Why no synced plugin can be registered in Claude Code (claude-marketplaces.ts), or null. */
+  claudeMarketplaceProblem: string | null;
 }
 
 export function owner(plan: Plan): string {
@@ -183,17 +194,26 @@ export async function planPlugin(
     return plan;
   }
   const previous = ctx.old.plugins[item.key];
-  const claudeLink = path.join(ctx.links.cacheDir, item.marketplace, item.name, item.version);
+  // Claude Code knows every synced plugin as `<name>@gatehouse` (naming.ts), so its cache folder is
+  // Gatehouse's too: never a folder of the backend's marketplace, where the user's own installs live.
+  const claudeLink = path.join(ctx.links.cacheDir, CLAUDE_MARKETPLACE, item.name, item.version);
   const codexLink = path.join(ctx.codexHome, "plugins", codexPluginLinkName(item.name, item.marketplace));
   const options = ctx.links.linkOptions(ctx.links.copiesOf(previous?.runtime));
-  if (claude && Object.hasOwn(claude.plugins, item.key) && previous?.managed !== true) {
+  if (ctx.claudeMarketplaceProblem !== null && item.installedPluginId !== undefined) {
+    fail(result, ctx.claudeMarketplaceProblem);
+    return plan;
+  }
+  const claudeKey = claudePluginKey(item.name);
+  for (const key of new Set([item.key, claudeKey])) {
+    if (!claude || !Object.hasOwn(claude.plugins, key) || ctx.claudeKeysOwned.has(key)) continue;
+    if (key === item.key && previous?.managed === true) continue; // registered by an earlier Gatehouse
     // A registry entry written by an interrupted sync points at our own link: repair, not conflict.
-    const entry = claude.plugins[item.key];
+    const entry = claude.plugins[key];
     const first = Array.isArray(entry) ? (entry[0] as Record<string, unknown> | undefined) : undefined;
     const leftover =
       first?.installPath === claudeLink && (await inspectRuntimePath(claudeLink, options)).kind === "owned";
     if (!leftover) {
-      fail(result, msg.pluginRegisteredByUser(item.key));
+      fail(result, msg.pluginRegisteredByUser(key));
       return plan;
     }
   }
@@ -251,14 +271,25 @@ export async function planPlugin(
  */
 export function refuseCollisions(
   plans: Plan[],
-  untouched: Array<{ owner: string; paths: string[] }>,
+  untouched: Array<{ owner: string; paths: string[]; claudeKey?: string | undefined }>,
 ): Set<string> {
   const claims = new Map<string, string>();
-  for (const entry of untouched) for (const p of entry.paths) claims.set(collisionKey(p), entry.owner);
+  // One plugin of a name in Gatehouse's Claude Code marketplace: `<name>@gatehouse` (naming.ts).
+  const keys = new Map<string, string>();
+  for (const entry of untouched) {
+    for (const p of entry.paths) claims.set(collisionKey(p), entry.owner);
+    if (entry.claudeKey) keys.set(collisionKey(entry.claudeKey), entry.owner);
+  }
   const planned = new Set<string>();
   for (const plan of plans) {
     if (plan.result.status !== "synced") continue;
     const self = owner(plan);
+    const claudeKey = plan.kind === "plugin" && plan.claudeLink ? claudePluginKey(plan.item.name) : null;
+    const keyHolder = claudeKey === null ? undefined : keys.get(collisionKey(claudeKey));
+    if (keyHolder !== undefined && keyHolder !== self) {
+      fail(plan.result, msg.claudeKeyTaken(self, keyHolder, claudeKey!));
+      continue;
+    }
     const paths = planPaths(plan);
     const holder = paths.map((p) => claims.get(collisionKey(p))).find((h) => h !== undefined && h !== self);
     if (holder !== undefined) {
@@ -266,6 +297,7 @@ export function refuseCollisions(
       continue;
     }
     for (const p of paths) claims.set(collisionKey(p), self);
+    if (claudeKey !== null) keys.set(collisionKey(claudeKey), self);
     for (const p of paths) planned.add(p);
   }
   return planned;

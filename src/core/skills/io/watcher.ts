@@ -78,6 +78,8 @@ export class SkillWatcher {
   /** Missing roots and watched files, each with the kind reported when it (or a parent) changes. */
   private sentinels: Array<{ path: string; kind: WatchedFileKind }> = [];
   private closed = false;
+  /** The first plan is the watcher's start: what the roots hold then is what the catalogue builds. */
+  private firstPlan = true;
   private retargeting: Promise<void> = Promise.resolve();
 
   constructor(
@@ -132,10 +134,15 @@ export class SkillWatcher {
     this.sentinels = sentinels;
     if (!sameSet(deep, this.deepPaths)) {
       const old = this.deep;
+      const appeared = [...deep].some((root) => !this.deepPaths.has(root));
       this.deepPaths = deep;
       this.deep = await this.openDeep([...deep], (event, file) => this.onDeepEvent(event, file));
       await old?.close();
+      // A root that appeared may have changed again between its sentinel firing and the new
+      // watcher's initial scan; nothing reports that gap, so report the roots once more now.
+      if (appeared && !this.firstPlan && !this.closed) this.options.onChange({ kind: "files" });
     }
+    this.firstPlan = false;
     if (!sameSet(shallow, this.shallowPaths)) {
       this.shallowPaths = shallow;
       this.closeShallow();

@@ -5,7 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
-import { readJsonFile, withFileLock, writeJsonFile } from "../../store/index.js";
+import { readJsonFile, removeLeftoverTempsOf, withFileLock, writeJsonFile } from "../../store/index.js";
 import {
   RepoBindingSchema,
   TaskBindingSchema,
@@ -114,6 +114,8 @@ export class BindingsStore {
         ...next.value,
         tasks: pruneTaskBindings(next.value.tasks, { now: this.options.now() }),
       };
+      // under the lock every writer holds: a temp file of this one is a killed writer's leftover
+      await removeLeftoverTempsOf(this.file);
       await writeJsonFile(this.file, WorkdirBindingsFileSchema, value);
       return next.result;
     });

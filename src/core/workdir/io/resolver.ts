@@ -3,6 +3,7 @@
 import fs from "node:fs/promises";
 import type { Logger } from "../../log.js";
 import { findRepoBinding, type RepoBinding } from "./bindings.js";
+import { explainWriteError, StoreWriteError } from "../../store/index.js";
 import { readGitInfo } from "./git-remote.js";
 import {
   branchNotice,
@@ -133,6 +134,9 @@ export async function ensureManagedFolder(
     await fs.access(target, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
     return { ok: true, cwd: real, created };
   } catch (error) {
+    // a full disk or a read-only E: said so, with what to do (core/store's wording for its own writes)
+    const explained = explainWriteError(error, target, "create the folder");
+    if (explained instanceof StoreWriteError) return { ok: false, detail: explained.message };
     return {
       ok: false,
       detail: `${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
