@@ -366,35 +366,37 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
           </div>
         </div>
       ) : null}
-      <div className="button-row approval-buttons">
-        <Button kind={danger ? "primary" : "normal"} onClick={() => void decide("deny")} disabled={busy}>
-          Deny <kbd>Esc</kbd>
-        </Button>
-        {denying ? null : (
-          <Button onClick={() => setDenying(true)} disabled={busy}>
-            Tell the agent why…
+      <div className="approval-buttons">
+        {/* Its line is kept when armed: arming must never move a button (a click's own focus or a
+            window focus restarts arming; a button that moved between press and release loses the click). */}
+        <p className="arming-note muted" id="arming-note">
+          {armed ? "" : "Read the request first: allowing is possible in a moment."}
+        </p>
+        <div className="button-row">
+          <Button kind={danger ? "primary" : "normal"} onClick={() => void decide("deny")} disabled={busy}>
+            Deny <kbd>Esc</kbd>
           </Button>
-        )}
-        <span className="spacer" />
-        {armed ? null : (
-          <span className="arming-note muted" id="arming-note">
-            Read the request first: allowing is possible in a moment.
-          </span>
-        )}
-        {x.allowAlwaysAvailable && !editing ? (
-          <AllowButton key="allow-always" arming={arming} ready={!allowDisabled} onAllow={openEditor}>
-            Allow always…
+          {denying ? null : (
+            <Button onClick={() => setDenying(true)} disabled={busy}>
+              Tell the agent why…
+            </Button>
+          )}
+          <span className="spacer" />
+          {x.allowAlwaysAvailable && !editing ? (
+            <AllowButton key="allow-always" arming={arming} ready={!allowDisabled} onAllow={openEditor}>
+              Allow always…
+            </AllowButton>
+          ) : null}
+          <AllowButton
+            key="allow-once"
+            arming={arming}
+            ready={!allowDisabled}
+            primary={!danger && !editing}
+            onAllow={() => void decide("allow-once")}
+          >
+            Allow once
           </AllowButton>
-        ) : null}
-        <AllowButton
-          key="allow-once"
-          arming={arming}
-          ready={!allowDisabled}
-          primary={!danger && !editing}
-          onAllow={() => void decide("allow-once")}
-        >
-          Allow once
-        </AllowButton>
+        </div>
       </div>
     </div>
   );

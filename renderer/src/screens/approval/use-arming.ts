@@ -1,7 +1,9 @@
 // Deliberate approval (issues 16 and 32): the allowing buttons arm only after what they allow has been on
 // screen, with the window visible and focused, for a moment; arming restarts whenever the content changes
 // (another request, the scope editor opening, an edited entry), the window is shown or focused again, or
-// focus lands on an allowing button. A key counts only as a fresh press made after arming: never an
+// focus lands on an allowing button that was not armed or not pressed (the focus a press on an armed
+// button gives it is part of that click: restarting there would disarm the button under the pointer
+// between press and release, and the click would never count). A key counts only as a fresh press made after arming: never an
 // auto-repeat, never a key that was already down before arming, never a press in a burst of keystrokes
 // that began before arming. So neither Enter pressed over and over nor a held key can allow, whatever the
 // timing, and "Allow always…" then Enter cannot save a rule unseen.
@@ -54,7 +56,8 @@ export function useArming(contentKey: string | null, delayMs: number = ARM_DELAY
   /** The token that is armed and since when (performance.now()). */
   const armedAt = useRef<{ token: string; at: number } | null>(null);
   const keys = useRef<KeyTrace>({ down: new Map(), lastKeydownAt: -Infinity, burstStartedAt: -Infinity });
-  const pointer = useRef<{ token: string | null; armed: boolean } | null>(null);
+  /** The last pointer press on an allowing button: on which content, armed then, released since. */
+  const pointer = useRef<{ token: string | null; armed: boolean; released: boolean } | null>(null);
   const spaceCounts = useRef<string | null>(null);
 
   const restart = useCallback(() => {
@@ -76,6 +79,10 @@ export function useArming(contentKey: string | null, delayMs: number = ARM_DELAY
       if (!event.repeat) trace.down.set(event.code || event.key, now);
     };
     const onKeyUp = (event: KeyboardEvent) => void keys.current.down.delete(event.code || event.key);
+    // A press that ends anywhere is over: a focus after it is not that press's focus.
+    const onPointerUp = () => {
+      if (pointer.current) pointer.current.released = true;
+    };
     // Keys released while the window had no focus never report their keyup: forget them, and arm again.
     const onBlur = () => {
       keys.current.down.clear();
@@ -84,12 +91,16 @@ export function useArming(contentKey: string | null, delayMs: number = ARM_DELAY
     document.addEventListener("visibilitychange", onVisibility);
     window.addEventListener("keydown", onKeyDown, true);
     window.addEventListener("keyup", onKeyUp, true);
+    window.addEventListener("pointerup", onPointerUp, true);
+    window.addEventListener("pointercancel", onPointerUp, true);
     window.addEventListener("blur", onBlur);
     window.addEventListener("focus", restart);
     return () => {
       document.removeEventListener("visibilitychange", onVisibility);
       window.removeEventListener("keydown", onKeyDown, true);
       window.removeEventListener("keyup", onKeyUp, true);
+      window.removeEventListener("pointerup", onPointerUp, true);
+      window.removeEventListener("pointercancel", onPointerUp, true);
       window.removeEventListener("blur", onBlur);
       window.removeEventListener("focus", restart);
     };
@@ -127,11 +138,20 @@ export function useArming(contentKey: string | null, delayMs: number = ARM_DELAY
     return downAt !== undefined && downAt >= since && trace.burstStartedAt >= since && keyboardSettled(since);
   };
 
+  /** The pointer is down, now, on this armed content (the focus it gives a button is part of its click). */
+  const armedPress = (): boolean => {
+    const down = pointer.current;
+    return down !== null && !down.released && down.armed && down.token === tokenNow.current;
+  };
+
   const buttonHandlers: Arming["buttonHandlers"] = (allow) => ({
-    onFocus: restart,
-    // Whether a click may allow is decided when the pointer goes down: its focus restarts arming.
+    // Focus by keyboard (or script) restarts arming; a press on an armed button keeps it armed.
+    onFocus: () => {
+      if (!armedPress()) restart();
+    },
+    // Whether a click may allow is decided when the pointer goes down on armed content.
     onPointerDown: () => {
-      pointer.current = { token: tokenNow.current, armed: armedSince() !== null };
+      pointer.current = { token: tokenNow.current, armed: armedSince() !== null, released: false };
     },
     onKeyDown: (event) => {
       if (event.key === "Enter") {
@@ -154,9 +174,9 @@ export function useArming(contentKey: string | null, delayMs: number = ARM_DELAY
       const down = pointer.current;
       pointer.current = null;
       if (event.detail > 0) {
-        // A pointer click: the pointer went down on this content while it was armed.
-        // (its own focus restarted arming since, so only the content must be the same).
-        if (down !== null && down.armed && sameContent(down.token, tokenNow.current)) allow();
+        // A pointer click: the pointer went down on this content while it was armed, and nothing
+        // restarted arming before it came up (another request, the window shown or focused again).
+        if (down !== null && down.armed && down.token === tokenNow.current && armedSince() !== null) allow();
         return;
       }
       // A click with no pointer (assistive technology): armed, and no keystroke from before arming.
@@ -166,10 +186,4 @@ export function useArming(contentKey: string | null, delayMs: number = ARM_DELAY
   });
 
   return { armed: token !== null && armedToken === token, restart, buttonHandlers };
-}
-
-/** Two arming tokens of the same content (they differ only in the epoch the pointer's focus started). */
-function sameContent(a: string | null, b: string | null): boolean {
-  if (a === null || b === null) return false;
-  return a.slice(a.indexOf(":") + 1) === b.slice(b.indexOf(":") + 1);
 }
