@@ -351,6 +351,14 @@ async function verdictFor(
           reason: "allowed once by user (allow always is not offered under ask=always)",
         };
       }
+      // Not offered for this command, whatever a presenter answers: nothing is saved.
+      if (explanation.allowAlwaysWithheld !== undefined) {
+        return {
+          decision: "allow-once",
+          decidedBy: "user",
+          reason: `allowed once by user (allow always is not offered: it ${explanation.allowAlwaysWithheld})`,
+        };
+      }
       return saveAllowAlways(req, deps, answer, explanation, at.runId);
     default:
       return { decision: "allow-once", decidedBy: "user", reason: "allowed once by user" };

@@ -60,9 +60,7 @@ describe.skipIf(skip)("deliberate approval", () => {
     await page.getByRole("button", { name: "Allow once" }).focus();
     await page.keyboard.press("Enter");
     expect(a.services.broker.size).toBe(1);
-    await expect(page.getByRole("dialog").textContent()).resolves.toContain(
-      "allowing is possible in a moment",
-    );
+    await expect(page.getByRole("dialog").textContent()).resolves.toContain("you can allow it in a moment");
 
     const allowOnce = await waitArmed(page);
     await allowOnce.focus();

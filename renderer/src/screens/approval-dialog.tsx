@@ -275,10 +275,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         </div>
       )}
       <p className="countdown">
-        <Pill tone={left < 20_000 ? "warn" : "neutral"}>{countdown(left)}</Pill>
-        <span>
-          If you do not answer in time, {fallbackOutcome(x)} (askFallback: {x.askFallback}).
-        </span>
+        If you do not answer in time, {fallbackOutcome(x)} (askFallback: {x.askFallback}).
       </p>
       <dl className="kv approval-meta">
         <div className="kv-row">
@@ -339,6 +336,12 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
           </div>
         </div>
       ) : null}
+      {x.allowAlwaysWithheld !== undefined ? (
+        <p className="withheld">
+          No “Allow always” for this request: it {x.allowAlwaysWithheld}, and a standing rule for that would
+          let it happen again without asking you.
+        </p>
+      ) : null}
       {error ? (
         <Message tone="error" live>
           {error}
@@ -367,35 +370,43 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         </div>
       ) : null}
       <div className="approval-buttons">
-        {/* Its line is kept when armed: arming must never move a button (a click's own focus or a
-            window focus restarts arming; a button that moved between press and release loses the click). */}
-        <p className="arming-note muted" id="arming-note">
-          {armed ? "" : "Read the request first: allowing is possible in a moment."}
-        </p>
+        {/* One line, kept when armed: arming must never move a button (a click's own focus or a window
+            focus restarts arming; a button that moved between press and release loses the click). The time
+            left is here, in view whatever is scrolled. */}
+        <div className="approval-status">
+          <Pill tone={left < 20_000 ? "warn" : "neutral"}>{countdown(left)} left</Pill>
+          <span className="arming-note muted" id="arming-note">
+            {armed ? "" : "Read it first: you can allow it in a moment."}
+          </span>
+        </div>
         <div className="button-row">
-          <Button kind={danger ? "primary" : "normal"} onClick={() => void decide("deny")} disabled={busy}>
-            Deny <kbd>Esc</kbd>
-          </Button>
-          {denying ? null : (
-            <Button onClick={() => setDenying(true)} disabled={busy}>
-              Tell the agent why…
+          <div className="button-group">
+            <Button kind={danger ? "primary" : "normal"} onClick={() => void decide("deny")} disabled={busy}>
+              Deny <kbd>Esc</kbd>
             </Button>
-          )}
+            {denying ? null : (
+              <Button onClick={() => setDenying(true)} disabled={busy}>
+                Tell the agent why…
+              </Button>
+            )}
+          </div>
           <span className="spacer" />
-          {x.allowAlwaysAvailable && !editing ? (
-            <AllowButton key="allow-always" arming={arming} ready={!allowDisabled} onAllow={openEditor}>
-              Allow always…
+          <div className="button-group allow-group">
+            {x.allowAlwaysAvailable && !editing ? (
+              <AllowButton key="allow-always" arming={arming} ready={!allowDisabled} onAllow={openEditor}>
+                Allow always…
+              </AllowButton>
+            ) : null}
+            <AllowButton
+              key="allow-once"
+              arming={arming}
+              ready={!allowDisabled}
+              primary={!danger && !editing}
+              onAllow={() => void decide("allow-once")}
+            >
+              Allow once
             </AllowButton>
-          ) : null}
-          <AllowButton
-            key="allow-once"
-            arming={arming}
-            ready={!allowDisabled}
-            primary={!danger && !editing}
-            onAllow={() => void decide("allow-once")}
-          >
-            Allow once
-          </AllowButton>
+          </div>
         </div>
       </div>
     </div>

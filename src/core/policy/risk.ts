@@ -2,10 +2,12 @@
 // policy already found (segments with their real executables, flags, askFallback, file locations), so the
 // dialog, the tray and notifications lead with the danger instead of hiding it below the fold. This does
 // not decide anything: the gate's outcome stays the policy's; risks only shape how a prompt is shown.
+import path from "node:path";
 import { patternExecutableName } from "../approvals/index.js";
+import { privilegedCommand, recursiveDeleteTargets } from "./delete-targets.js";
 import type { FileAccessView } from "./file-edit.js";
 import { SHELLS } from "./tool-shells.js";
-import type { Explanation, Segment } from "./types.js";
+import type { CommandInput, Explanation, Segment } from "./types.js";
 
 export type RiskKind =
   | "destructive"
@@ -104,6 +106,68 @@ function destructiveAs(name: string, segment: Segment): string | null {
   return null;
 }
 
+/** A download and a program that runs code in one command (`curl … | sh`). */
+function networkToShell(segments: readonly Segment[]): { downloader: Segment; runner: Segment } | null {
+  const downloader = segments.find((s) => runs(s, DOWNLOADERS));
+  const runner = segments.find((s) => runs(s, CODE_RUNNERS));
+  return downloader && runner ? { downloader, runner } : null;
+}
+
+/** The segment's words are a shell's (`~` is the home), not an argv's (`~` is a name). */
+function shellWords(command: CommandInput, segment: Segment): boolean {
+  return command.command !== undefined || segment.context !== "top";
+}
+
+/** What a segment runs, by each name it runs as, and what a privilege wrapper in it runs (`sudo rm …`). */
+function commandsOf(segment: Segment): Array<{ name: string; argv: readonly string[] }> {
+  const names = [nameOf(segment)];
+  if (segment.resolvedPath !== null) names.push(patternExecutableName(segment.resolvedPath));
+  const out = names.map((name) => ({ name, argv: segment.argv }));
+  for (const name of names) {
+    const inner = privilegedCommand(name, segment.argv);
+    if (inner && inner[0] !== undefined) out.push({ name: patternExecutableName(inner[0]), argv: inner });
+  }
+  return out;
+}
+
+/** The folder a segment runs in, or null when a `cd` before it makes that known only when it runs. */
+function cwdOf(segment: Segment, cwd: string): string | null {
+  if (segment.cwdUnknown) return null;
+  return segment.chdir ? path.posix.resolve(cwd, segment.chdir) : cwd;
+}
+
+/**
+ * Why a standing rule ("allow always") for this command would be unwise, in words that follow "it", or
+ * null (issue 32): one wrong run cannot be undone and reaches far beyond the task (a recursive delete of
+ * the whole computer, a system folder or a home folder; erasing a disk), or what runs is not known until
+ * it arrives (a download run as code). Such a command is offered "allow once" only.
+ */
+export function standingRuleUnwise(
+  command: CommandInput,
+  segments: readonly Segment[],
+  ctx: { home: string; cwd: string },
+): string | null {
+  for (const segment of segments) {
+    const here = { home: ctx.home, cwd: cwdOf(segment, ctx.cwd) };
+    for (const { name, argv } of commandsOf(segment)) {
+      const wide = recursiveDeleteTargets(argv, name, here, shellWords(command, segment))?.find(
+        (t) => t.wide,
+      );
+      if (wide) return `deletes ${wide.words}`;
+      if (
+        name === "wipefs" ||
+        name.startsWith("mkfs") ||
+        (name === "dd" && argv.some((a) => a.startsWith("of=/dev/")))
+      )
+        return "erases a disk";
+    }
+  }
+  const pipe = networkToShell(segments);
+  if (pipe)
+    return `runs code downloaded with ${nameOf(pipe.downloader)}, which is not known until it arrives`;
+  return null;
+}
+
 const FILE_RISK: Partial<Record<FileAccessView["paths"][number]["where"], Risk["level"]>> = {
   outside: "caution",
   "sensitive-inside": "danger",
@@ -126,13 +190,12 @@ export function assessRisks(explanation: Explanation, fileAccess?: FileAccessVie
         detail: `runs as another user (administrator): ${words(segment)}`,
       });
   }
-  const downloader = segments.find((s) => runs(s, DOWNLOADERS));
-  const runner = segments.find((s) => runs(s, CODE_RUNNERS));
-  if (downloader && runner)
+  const pipe = networkToShell(segments);
+  if (pipe)
     risks.push({
       kind: "network-to-shell",
       level: "danger",
-      detail: `downloads with ${nameOf(downloader)} and runs code with ${nameOf(runner)}: what runs is not known until it arrives`,
+      detail: `downloads with ${nameOf(pipe.downloader)} and runs code with ${nameOf(pipe.runner)}: what runs is not known until it arrives`,
     });
   for (const flag of explanation.flagDetails) {
     if (flag.kind === "own-files")

@@ -19,6 +19,12 @@ export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.li
           reason: "This request is no longer waiting: it was decided elsewhere or timed out.",
         };
       }
+      const withheld = pending.explanation.allowAlwaysWithheld;
+      if (decision === "allow-always" && withheld !== undefined)
+        return {
+          ok: false,
+          reason: `Allow always is not offered for this request: it ${withheld}. Choose Allow once or Deny.`,
+        };
       let confirmed: ConfirmedEntry[] | undefined;
       if (decision === "allow-always") {
         confirmed = entries
