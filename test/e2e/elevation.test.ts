@@ -70,8 +70,10 @@ describe.skipIf(skip)("elevated mode in the app", () => {
     const a = await suite.startApp({
       approvals: { defaults: { security: "allowlist", ask: "always", askFallback: "deny" } },
     });
-    await a.services.approvals.elevate("*", Date.now() + 10 * 60_000, "test");
-    const { page } = await suite.open(a, "approval");
+    const until = Date.now() + 10 * 60_000;
+    await a.services.approvals.elevate("*", until, "test");
+    // A person in India (UTC+5:30): the end is said on their clock, never in UTC.
+    const { page } = await suite.open(a, "approval", { timezoneId: "Asia/Kolkata" });
     const reply = requestOnce(
       a.t.paths,
       "approval.request",
@@ -80,7 +82,22 @@ describe.skipIf(skip)("elevated mode in the app", () => {
     );
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
-    await dialog.getByText(/elevated mode is on until \d\d:\d\d UTC/).waitFor();
+    const banner = page.getByRole("region", { name: "Worth a second look" });
+    await expect(banner.textContent()).resolves.toContain(
+      "elevated mode is on: this agent's other commands run without asking (until ",
+    );
+    const said = (await banner.textContent()) ?? "";
+    // The hour and minute of the person's clock (the locale may write 02:05 PM or 14:05); Kolkata's
+    // half-hour offset makes the minutes differ from UTC's.
+    const local = new Date(until).toLocaleTimeString("en-US", {
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZone: "Asia/Kolkata",
+    });
+    const [, hh, mm] = /\(until (\d\d):(\d\d)/.exec(said) ?? [];
+    const [, lh, lm] = /(\d\d):(\d\d)/.exec(local) ?? [];
+    expect([Number(hh) % 12, mm]).toEqual([Number(lh) % 12, lm]);
+    expect(said).not.toContain("UTC");
     await page.getByRole("button", { name: "Deny" }).click();
     await waitFor(async () => (await reply).status === "ok", { what: "the reply" });
   });

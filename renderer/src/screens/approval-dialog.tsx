@@ -274,9 +274,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
           </div>
         </div>
       )}
-      <p className="countdown">
-        If you do not answer in time, {fallbackOutcome(x)} (askFallback: {x.askFallback}).
-      </p>
+      <p className="countdown">If you do not answer in time, {fallbackOutcome(x)}.</p>
       <dl className="kv approval-meta">
         <div className="kv-row">
           <dt>{file || tool ? "Task's folder" : "Folder"}</dt>

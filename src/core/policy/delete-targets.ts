@@ -13,10 +13,15 @@ export interface TargetContext {
 }
 
 export interface DeleteTarget {
-  /** The target as the person reads it: "your whole home folder (/home/ada)", "/srv/app/build". */
+  /**
+   * What goes, as the person reads it after "deletes": "your whole home folder (/home/ada)", "/srv/app/build
+   * and everything in it", "everything in /srv/app/dist".
+   */
   words: string;
   /** It is the whole computer, a system folder, every home, or a whole home folder. */
   wide: boolean;
+  /** The folder (or file) named, absolute; null when it is known only when the command runs. */
+  folder: string | null;
 }
 
 /** Top-level folders whose loss breaks the system (Linux, macOS). */
@@ -72,19 +77,26 @@ function folderOf(absolute: string): { folder: string; contents: boolean } {
 /** What deleting the path word `word` of a command in `ctx` deletes. */
 export function deleteTargetOf(word: string, ctx: TargetContext, shell: boolean): DeleteTarget {
   const absolute = absoluteOf(word, ctx, shell);
-  if (absolute === null) return { words: `${word} (known only when it runs)`, wide: false };
+  if (absolute === null) return { words: `${word} (known only when it runs)`, wide: false, folder: null };
   const { folder, contents } = folderOf(absolute.length > 1 ? absolute.replace(/\/+$/, "") : absolute);
   const home = path.posix.resolve(ctx.home.replace(/\\/g, "/"));
   const everything = contents ? "everything in " : "";
-  if (folder === "/") return { words: `every file on this computer (${word})`, wide: true };
-  if (folder === home) return { words: `${everything}your whole home folder (${home})`, wide: true };
-  if (HOMES.has(folder)) return { words: `every user's home folder (${folder})`, wide: true };
-  if (SYSTEM_FOLDERS.has(folder)) return { words: `${everything}the system folder ${folder}`, wide: true };
   const parent = path.posix.dirname(folder);
-  if (HOMES.has(parent))
-    return { words: `${everything}the whole home folder of ${path.posix.basename(folder)}`, wide: true };
-  if (contents) return { words: `everything in ${folder}`, wide: false };
-  return { words: folder, wide: false };
+  const [words, wide] =
+    folder === "/"
+      ? [`every file on this computer (${word})`, true]
+      : folder === home
+        ? [`${everything}your whole home folder (${home})`, true]
+        : HOMES.has(folder)
+          ? [`every user's home folder (${folder})`, true]
+          : SYSTEM_FOLDERS.has(folder)
+            ? [`${everything}the system folder ${folder}`, true]
+            : HOMES.has(parent)
+              ? [`${everything}the whole home folder of ${path.posix.basename(folder)}`, true]
+              : contents
+                ? [`everything in ${folder}`, false]
+                : [`${folder} and everything in it`, false];
+  return { words, wide, folder };
 }
 
 /** The operands of `rm` (after its options; `--` ends them). */

@@ -9,7 +9,9 @@ import type { HandlerContext, Handlers } from "./types.js";
 export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.list" | "prompts.decide"> {
   const { broker } = ctx.services;
   return {
-    "prompts.list": async () => ({ prompts: broker.list().map(promptView) }),
+    "prompts.list": async () => ({
+      prompts: broker.list().map((p) => promptView(p, ctx.services.paths.home)),
+    }),
 
     "prompts.decide": async ({ id, decision, entries, reason }) => {
       const pending = broker.list().find((p) => p.id === id);

@@ -89,9 +89,14 @@ export const RiskSchema = z.object({
     "own-files",
     "runs-if-unanswered",
     "elevated",
+    "installs",
   ]),
+  /** `danger`: a wrong "allow" can destroy data or hand over the machine; `caution`: worth a second look. */
   level: z.enum(["danger", "caution"]),
+  /** Plain words for the person deciding, naming the part of the command it comes from. */
   detail: z.string(),
+  /** Until when it holds (epoch ms; elevated mode): the dialog says it in the person's local time. */
+  until: z.number().optional(),
 });
 export type Risk = z.infer<typeof RiskSchema>;
 

@@ -168,7 +168,9 @@ describe("the tray app's shell", () => {
     await waitFor(() => fake.notifications.length === 1, { what: "a notification" });
     const note = fake.notifications[0]!;
     expect(note.title).toBe("Gatehouse: careful — approval needed");
-    expect(note.body).toBe("local wants to run: rm -rf build\n⚠ deletes files without asking: rm -rf build");
+    expect(note.body).toBe(
+      `local wants to run: rm -rf build\n⚠ deletes ${t.home}/build and everything in it: rm -rf build`,
+    );
     expect(note.shown).toBe(true);
 
     const approval = windowLoading("approval");

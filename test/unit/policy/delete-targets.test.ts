@@ -23,27 +23,32 @@ describe("deleteTargetOf", () => {
     ["/home", "every user's home folder (/home)"],
     ["/Users/bob", "the whole home folder of bob"],
   ])("a shell's %s is wide: %s", (word, words) => {
-    expect(deleteTargetOf(word, ctx, true)).toEqual({ words, wide: true });
+    expect(deleteTargetOf(word, ctx, true)).toMatchObject({ words, wide: true });
   });
 
   it.each([
-    ["build", "/home/ada/src/app/build"],
-    ["./build/", "/home/ada/src/app/build"],
-    ["~/src/app/build", "/home/ada/src/app/build"],
+    ["build", "/home/ada/src/app/build and everything in it"],
+    ["./build/", "/home/ada/src/app/build and everything in it"],
+    ["~/src/app/build", "/home/ada/src/app/build and everything in it"],
     ["dist/*", "everything in /home/ada/src/app/dist"],
-    ["/tmp/x", "/tmp/x"],
+    ["/tmp/x", "/tmp/x and everything in it"],
   ])("a folder of the task is named as a full path, not wide: %s", (word, words) => {
-    expect(deleteTargetOf(word, ctx, true)).toEqual({ words, wide: false });
+    expect(deleteTargetOf(word, ctx, true)).toMatchObject({ words, wide: false });
   });
 
   it("an argv's ~ is a name in the folder the command runs in, not the home", () => {
-    expect(deleteTargetOf("~", ctx, false)).toEqual({ words: "/home/ada/src/app/~", wide: false });
+    expect(deleteTargetOf("~", ctx, false)).toEqual({
+      words: "/home/ada/src/app/~ and everything in it",
+      wide: false,
+      folder: "/home/ada/src/app/~",
+    });
   });
 
   it("a word known only when it runs is said as written, and not judged wide", () => {
     expect(deleteTargetOf("$TARGET", ctx, true)).toEqual({
       words: "$TARGET (known only when it runs)",
       wide: false,
+      folder: null,
     });
     expect(deleteTargetOf("~bob", ctx, true).wide).toBe(false);
   });
