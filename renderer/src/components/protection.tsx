@@ -47,6 +47,8 @@ export function ProtectionSummary(props: { data: AllowlistState; onOpen: (screen
   const all = data.agents.find((a) => a.id === "*")?.effective ?? { ...data.builtIn, ...data.defaults };
   const preset = data.preset ? PRESET_WORDS[data.preset] : null;
   const invalid = data.file.status === "invalid";
+  // No preset chosen yet (no defaults written): the built-in settings, which are Locked.
+  const fresh = !invalid && Object.keys(data.defaults).length === 0 && data.preset === "locked";
   return (
     <>
       <p className="state-line">
@@ -61,11 +63,22 @@ export function ProtectionSummary(props: { data: AllowlistState; onOpen: (screen
           If nobody answers an approval in time, the command runs anyway (askFallback: full).
         </Message>
       ) : null}
+      {fresh ? (
+        <p className="muted">
+          Gatehouse starts locked: nothing runs until you choose a preset. Ask me is recommended.
+        </p>
+      ) : null}
       <KeyValue
         rows={[
           ["Commands", SECURITY_WORDS[all.security].help],
-          ["Asking", ASK_WORDS[all.ask].help],
-          ["No answer", FALLBACK_WORDS[all.askFallback].help],
+          // What does not apply is not said: nothing runs, so nothing is asked (and no answer awaited).
+          [
+            "Asking",
+            all.security === "deny" ? "Never: nothing runs, so nothing is asked." : ASK_WORDS[all.ask].help,
+          ],
+          ...(all.security === "deny" || all.ask === "off"
+            ? []
+            : [["No answer", FALLBACK_WORDS[all.askFallback].help] as [string, string]]),
         ]}
       />
       <div className="button-row">
