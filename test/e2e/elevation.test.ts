@@ -38,10 +38,18 @@ describe.skipIf(skip)("elevated mode in the app", () => {
       .getByText(/Every agent runs everything without asking \(security=full\): 1[45] min \d\d s left/)
       .waitFor();
     expect((await elevatedInFile(a.t.paths.approvals))?.["*"]?.by).toBe("app");
+    // The protection mode says what happens now, not the preset elevated mode overrides.
+    const protection = page.getByRole("region", { name: "Protection" });
+    await protection.getByText("Elevated: every command runs without asking", { exact: true }).waitFor();
+    await expect(protection.textContent()).resolves.toMatch(
+      /Elevated mode: every agent runs every command without asking for 1[45] min \d\d s \(until .+\)\. The preset below applies again when it ends\./,
+    );
 
     await section.getByRole("button", { name: "End elevated mode" }).click();
     await section.getByText("Off: every agent follows the policy.").waitFor();
     expect(await elevatedInFile(a.t.paths.approvals)).toBeUndefined();
+    await protection.getByText("Ask me: the allowlist runs, anything else waits for you").waitFor();
+    expect(await protection.textContent()).not.toContain("Elevated");
     const records = await a.services.audit.read({ limit: 20 });
     expect(records.filter((r) => r.event === "elevation").map((r) => r.decision)).toEqual([
       "deny",

@@ -116,7 +116,7 @@ export function StatusScreen(props: {
       <h1>Status</h1>
       <Section title="Protection">
         {protection.data ? (
-          <ProtectionSummary data={protection.data} onOpen={props.onOpen} />
+          <ProtectionSummary data={protection.data} onOpen={props.onOpen} elevated={elevated} now={now} />
         ) : (
           <Loading what="the protection mode" />
         )}
