@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { decodePng, encodeIco, resizeRgba } from "./ico.mjs";
 
 export const ICO_SIZES = [16, 20, 24, 32, 48, 64, 256];
-export const TRAY_STATES = ["connected", "offline", "attention"];
+export const TRAY_STATES = ["connected", "offline", "attention", "elevated", "elevated-attention"];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

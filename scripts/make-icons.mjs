@@ -50,7 +50,8 @@ function png(size, rgba) {
 }
 // Shape in unit coordinates (0..1): an arch (rectangle with a round top) with a door cut out,
 // and an optional badge dot at the top right.
-function inArch(x, y) {
+// `wide`: the door takes most of the arch — the gate wide open, for elevated mode (everything passes).
+function inArch(x, y, wide = false) {
   const left = 0.16,
     right = 0.84,
     bottom = 0.92,
@@ -60,9 +61,9 @@ function inArch(x, y) {
   const outer =
     (x >= left && x <= right && y >= top && y <= bottom) ||
     (y < top && (x - cx) ** 2 + (y - top) ** 2 <= r * r);
-  const dl = 0.38,
-    dr = 0.62,
-    dtop = 0.5,
+  const dl = wide ? 0.28 : 0.38,
+    dr = wide ? 0.72 : 0.62,
+    dtop = wide ? 0.42 : 0.5,
     dcx = 0.5,
     dr2 = (dr - dl) / 2;
   const door =
@@ -74,7 +75,7 @@ function inBadge(x, y) {
   return (x - 0.8) ** 2 + (y - 0.2) ** 2 <= 0.18 ** 2;
 }
 
-function draw(size, { color, badge = null, background = null }) {
+function draw(size, { color, badge = null, background = null, wide = false }) {
   const buf = Buffer.alloc(size * size * 4);
   const ss = 4;
   for (let py = 0; py < size; py++)
@@ -87,7 +88,7 @@ function draw(size, { color, badge = null, background = null }) {
           const x = (px + (sx + 0.5) / ss) / size,
             y = (py + (sy + 0.5) / ss) / size;
           if (badge && inBadge(x, y)) badgeCov++;
-          else if (inArch(x, y)) archCov++;
+          else if (inArch(x, y, wide)) archCov++;
           if (background && (x - 0.5) ** 2 + (y - 0.5) ** 2 <= 0.5 ** 2) bgCov++;
         }
       const n = ss * ss,
@@ -127,24 +128,30 @@ const black = [0, 0, 0],
   grey = [128, 128, 128],
   orange = [230, 126, 34],
   white = [255, 255, 255],
-  blue = [37, 99, 235];
+  blue = [37, 99, 235],
+  red = [220, 38, 38];
 // macOS menubar: template images (black + alpha); the OS tints them. Attention adds a dot.
-for (const [name, badge] of [
-  ["trayTemplate", null],
-  ["trayAttentionTemplate", black],
+// Elevated mode opens the door wide (a shape, since a template cannot use colour).
+for (const [name, badge, wide] of [
+  ["trayTemplate", null, false],
+  ["trayAttentionTemplate", black, false],
+  ["trayElevatedTemplate", null, true],
+  ["trayElevatedAttentionTemplate", black, true],
 ]) {
-  out(`tray/${name}.png`, draw(16, { color: black, badge }));
-  out(`tray/${name}@2x.png`, draw(32, { color: black, badge }));
+  out(`tray/${name}.png`, draw(16, { color: black, badge, wide }));
+  out(`tray/${name}@2x.png`, draw(32, { color: black, badge, wide }));
 }
-// Windows / Linux: coloured state icons.
-for (const [state, color, badge] of [
-  ["connected", green, null],
-  ["offline", grey, null],
-  ["attention", green, orange],
+// Windows / Linux: coloured state icons; elevated mode is red with the door wide open.
+for (const [state, color, badge, wide] of [
+  ["connected", green, null, false],
+  ["offline", grey, null, false],
+  ["attention", green, orange, false],
+  ["elevated", red, null, true],
+  ["elevated-attention", red, orange, true],
 ]) {
-  out(`tray/tray-${state}.png`, draw(16, { color, badge }));
-  out(`tray/tray-${state}@2x.png`, draw(32, { color, badge }));
-  out(`icons/tray-${state}-256.png`, draw(256, { color, badge }), "build");
+  out(`tray/tray-${state}.png`, draw(16, { color, badge, wide }));
+  out(`tray/tray-${state}@2x.png`, draw(32, { color, badge, wide }));
+  out(`icons/tray-${state}-256.png`, draw(256, { color, badge, wide }), "build");
 }
 // App icon: white arch on a blue disc.
 out("icon.png", draw(1024, { color: white, background: blue }));

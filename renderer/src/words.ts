@@ -163,3 +163,12 @@ export const WHERE_WORDS: Record<FileAccessView["paths"][number]["where"], strin
 export function whereWords(path: FileAccessView["paths"][number]): string {
   return path.detail ? `${WHERE_WORDS[path.where]} (${path.detail})` : WHERE_WORDS[path.where];
 }
+
+/** `14 min 05 s` left: the elevated time that remains, to the second. */
+export function timeLeft(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  if (hours > 0) return `${hours} h ${minutes % 60} min`;
+  return minutes > 0 ? `${minutes} min ${String(seconds % 60).padStart(2, "0")} s` : `${seconds} s`;
+}

@@ -10,6 +10,7 @@ export function runReport(result: GateRunResult): RunReport {
     decision: result.decision,
     decidedBy: result.decidedBy,
     reason: result.reason,
+    ...(result.denyReason !== undefined ? { denyReason: result.denyReason } : {}),
     exitCode: result.exitCode,
     signal: result.signal,
     timedOut: result.timedOut,

@@ -289,6 +289,7 @@ export function createRequestHandlers(deps: HandlerDeps): RequestHandlers {
           decision: decided.decision,
           decidedBy: decided.decidedBy,
           reason: decided.reason,
+          ...(decided.denyReason !== undefined ? { denyReason: decided.denyReason } : {}),
           ...(decided.savedEntries ? { savedEntries: decided.savedEntries } : {}),
           ...(decided.nextStep ? { nextStep: decided.nextStep } : {}),
         },

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Logger } from "../core/log.js";
 import { resolvePaths, type AppPaths, type Env } from "../core/paths.js";
 import type { PromptAnswer, PromptRequest } from "../core/policy/types.js";
+import { cleanDenyReason } from "../shared/deny-reason.js";
 import type { Presenter } from "./broker.js";
 import { connectToHome, type ClientResult } from "./client.js";
 import type { DecisionBody } from "./protocol.js";
@@ -41,7 +42,8 @@ export function mapForwardedDecision(
   if (decidedBy === "policy" && decision === "deny") return { decision: "no-approver" };
   if (decision === "allow-always")
     return { decision: "allow-always", entries: prompt.explanation.proposedEntries };
-  return { decision };
+  const denyReason = decision === "deny" ? cleanDenyReason(result.body.denyReason) : null;
+  return denyReason !== null ? { decision, denyReason } : { decision };
 }
 
 export function createAskViaPresenter(options: {

@@ -13,6 +13,7 @@ import {
   ShellKindSchema,
   ToolCallKindSchema,
 } from "../shared/schemas/policy-words.js";
+import { DENY_REASON_MAX } from "../shared/deny-reason.js";
 import { TASK_ID_PATTERN } from "./task-proof.js";
 
 export const PROTOCOL_VERSION = 2;
@@ -260,6 +261,8 @@ export const DecisionBodySchema = z.looseObject({
   decision: PromptDecisionSchema,
   decidedBy: z.string(),
   reason: z.optional(z.string()),
+  /** A person's denial: what they told the agent (shared/deny-reason.ts). */
+  denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
   savedEntries: z.optional(z.array(z.looseObject({}))),
 });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
@@ -268,6 +271,7 @@ export const ExecResultBodySchema = z.looseObject({
   decision: PromptDecisionSchema,
   decidedBy: z.string(),
   reason: z.optional(z.string()),
+  denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
   exitCode: z.nullable(z.int()),
   signal: z.nullable(z.string()),
   timedOut: z.boolean(),

@@ -84,7 +84,9 @@ export function commandAck(
   if (result.decision === "deny") {
     return notRunAck(
       result.decidedBy === "user"
-        ? "Command denied by user"
+        ? result.denyReason
+          ? `Command denied by user: ${result.denyReason}`
+          : "Command denied by user"
         : `Command denied by exec policy: ${result.reason}`,
       notice ?? "",
     );

@@ -75,6 +75,8 @@ export interface GatedCommandResult {
   decision: "allow-once" | "allow-always" | "deny" | "timeout" | "no-approver" | "cancelled";
   decidedBy: string;
   reason: string;
+  /** A person's denial: what they told the agent. */
+  denyReason?: string;
   exitCode: number | null;
   timedOut: boolean;
   stdout: string;

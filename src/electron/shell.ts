@@ -197,7 +197,7 @@ export function startShell(options: ShellOptions): Shell {
     platform: electron.platform,
     connection: services.device?.state() ?? null,
     pending: services.broker.list().map((p) => {
-      const view = promptView(p);
+      const view = promptView(p, services.paths.home);
       return {
         id: view.id,
         agentId: view.agentId,
@@ -257,7 +257,7 @@ export function startShell(options: ShellOptions): Shell {
       if (known.has(prompt.id)) continue;
       known.add(prompt.id);
       windows.showApproval({ focus: false });
-      const view = promptView(prompt);
+      const view = promptView(prompt, services.paths.home);
       const danger = view.risks.find((r) => r.level === "danger");
       notify(
         danger ? "Gatehouse: careful — approval needed" : "Gatehouse: approval needed",

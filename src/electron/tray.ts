@@ -1,10 +1,12 @@
 // The tray's look and menu as pure functions of the app's state (architecture.md "Electron shell"):
-// icon connected / offline / attention, the pending count in the title (macOS) and tooltip, and a menu
+// icon connected / offline / attention (and elevated, with or without attention, while any agent runs
+// everything without asking), the pending count in the title (macOS) and tooltip, and a menu
 // listing pending approvals, running agent tasks (each with a stop action), an update when one is ready,
 // the windows, pause/resume and quit. shell.ts turns this into Electron calls.
 import { elevationChoices, elevationWho } from "../shared/elevation-choices.js";
 
-export type TrayIcon = "connected" | "offline" | "attention";
+/** `elevated…`: some agent runs everything without asking (issue 32): never a normal-looking icon then. */
+export type TrayIcon = "connected" | "offline" | "attention" | "elevated" | "elevated-attention";
 
 export type TrayAction =
   | { kind: "open-approval"; id: string }
@@ -200,10 +202,31 @@ export function connectionLine(connection: TrayInput["connection"]): string {
 }
 
 export function trayIcon(input: TrayInput): TrayIcon {
-  if (input.pending.length > 0 || input.approvalsInvalid) return "attention";
-  if (input.connection?.state === "sign-in-required") return "attention";
+  const attention =
+    input.pending.length > 0 || input.approvalsInvalid || input.connection?.state === "sign-in-required";
+  // Elevated mode is what matters most about this machine while it lasts: it shows in every state.
+  if (elevatedNow(input).length > 0) return attention ? "elevated-attention" : "elevated";
+  if (attention) return "attention";
   if (!input.connection || input.connection.state === "registered") return "connected";
   return "offline";
+}
+
+/** The elevations still running at `input.now`. */
+function elevatedNow(input: TrayInput): NonNullable<TrayInput["elevated"]> {
+  const now = input.now ?? Date.now();
+  return (input.elevated ?? []).filter((e) => e.until > now);
+}
+
+/**
+ * The tooltip's elevated-mode words: who runs everything without asking and for how long
+ * ("⚠ Elevated: every agent runs everything without asking, 14 min left"), "" when nothing is elevated.
+ */
+export function elevationTooltip(input: TrayInput): string {
+  const now = input.now ?? Date.now();
+  const running = elevatedNow(input);
+  if (running.length === 0) return "";
+  const who = running.map((e) => `${elevationWho(e.agentId)} (${elapsedText(e.until - now)} left)`);
+  return `⚠ Elevated: ${who.join(", ")} ${running.length === 1 ? "runs" : "run"} everything without asking`;
 }
 
 /**
@@ -213,6 +236,8 @@ export function trayIcon(input: TrayInput): TrayIcon {
 export function trayIconFile(icon: TrayIcon, platform: NodeJS.Platform): string {
   if (platform === "darwin") {
     if (icon === "attention") return "trayAttentionTemplate.png";
+    if (icon === "elevated") return "trayElevatedTemplate.png";
+    if (icon === "elevated-attention") return "trayElevatedAttentionTemplate.png";
     return icon === "offline" ? "trayOfflineTemplate.png" : "trayTemplate.png";
   }
   return `tray-${icon}.${platform === "win32" ? "ico" : "png"}`;
@@ -278,12 +303,13 @@ export function trayState(input: TrayInput): TrayState {
   const count = input.pending.length;
   const status = connectionLine(input.connection);
   const waiting = count === 0 ? "" : count === 1 ? "1 approval waiting" : `${count} approvals waiting`;
+  // Elevated mode first: Windows cuts a tooltip at 127 characters.
   const tooltip = [
     "Gatehouse",
+    elevationTooltip(input),
     status,
     waiting,
     input.approvalsInvalid ? "approvals file invalid" : "",
-    input.elevated?.length ? "elevated mode on" : "",
   ]
     .filter(Boolean)
     .join(" — ");

@@ -25,6 +25,7 @@ import type {
   PromptRequest,
   Security,
 } from "../core/policy/types.js";
+import { cleanDenyReason } from "../shared/deny-reason.js";
 import type { VerifiedTask } from "../shared/schemas/prompt.js";
 import type { AuditLog, AuditRecord } from "./audit-log.js";
 import { buildChildEnv, type ChildEnv, type InheritRules } from "./child-env.js";
@@ -135,6 +136,8 @@ export interface GateDecision {
   decision: PromptDecision;
   decidedBy: DecidedBy;
   reason: string;
+  /** A person's denial: what they told the agent (shared/deny-reason.ts), for its hook, the ack, the audit. */
+  denyReason?: string;
   /** Entries written by *allow always*. */
   savedEntries?: AllowlistEntry[];
   explanation: Explanation;
@@ -267,7 +270,7 @@ async function askPerson(
   }
 }
 
-type Verdict = Pick<GateDecision, "decision" | "decidedBy" | "reason" | "savedEntries">;
+type Verdict = Pick<GateDecision, "decision" | "decidedBy" | "reason" | "denyReason" | "savedEntries">;
 
 /** askFallback's verdict: a timeout or nobody-to-ask is never reported as a user denial, nor as each other. */
 function fallbackVerdict(explanation: Explanation, why: "timeout" | "no-approver", note?: string): Verdict {
@@ -331,14 +334,29 @@ async function verdictFor(
         decidedBy: "fallback",
         reason: "cancelled: the request was withdrawn before anyone answered",
       };
-    case "deny":
-      return { decision: "deny", decidedBy: "user", reason: "denied by user" };
+    case "deny": {
+      const denyReason = cleanDenyReason(answer.denyReason);
+      return {
+        decision: "deny",
+        decidedBy: "user",
+        reason: "denied by user",
+        ...(denyReason !== null ? { denyReason } : {}),
+      };
+    }
     case "allow-always":
       if (explanation.ask === "always") {
         return {
           decision: "allow-once",
           decidedBy: "user",
           reason: "allowed once by user (allow always is not offered under ask=always)",
+        };
+      }
+      // Not offered for this command, whatever a presenter answers: nothing is saved.
+      if (explanation.allowAlwaysWithheld !== undefined) {
+        return {
+          decision: "allow-once",
+          decidedBy: "user",
+          reason: `allowed once by user (allow always is not offered: it ${explanation.allowAlwaysWithheld})`,
         };
       }
       return saveAllowAlways(req, deps, answer, explanation, at.runId);
@@ -554,6 +572,7 @@ async function settle(
     warnings,
   };
   if (verdict.savedEntries !== undefined) result.savedEntries = verdict.savedEntries;
+  if (verdict.denyReason !== undefined) result.denyReason = verdict.denyReason;
   if (step !== null) result.nextStep = step;
   const command = displayCommand(req.command);
   const record = auditBase(req, runId, command, deps.now(), explanation);
@@ -561,6 +580,7 @@ async function settle(
   record.decision = result.decision;
   record.decidedBy = result.decidedBy;
   record.reason = result.reason;
+  if (result.denyReason !== undefined) record.denyReason = result.denyReason;
   record.exitCode = null;
   record.timedOut = false;
   record.durationMs = Math.max(0, deps.now() - startedAt);

@@ -20,6 +20,7 @@ import {
   SettingSourcesSchema,
 } from "../shared/schemas/explanation.js";
 import { PromptViewSchema } from "../shared/schemas/prompt.js";
+import { DENY_REASON_MAX } from "../shared/deny-reason.js";
 import { ConnectionStateNameSchema, ConnectionStateSchema } from "../shared/schemas/connection.js";
 import {
   ItemProblemSchema,
@@ -475,6 +476,11 @@ export const CONTRACT = {
               .strict(),
           )
           .max(64)
+          .optional(),
+        /** Deny: what the person tells the agent (main cleans it and keeps DENY_REASON_MAX characters). */
+        reason: z
+          .string()
+          .max(4 * DENY_REASON_MAX)
           .optional(),
       })
       .strict(),

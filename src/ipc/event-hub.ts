@@ -52,7 +52,9 @@ export function createEventHub(options: {
       const stops: Array<() => void | Promise<void>> = [];
       stops.push(
         services.broker.on(() =>
-          hub.emit("prompts.changed", { prompts: services.broker.list().map(promptView) }),
+          hub.emit("prompts.changed", {
+            prompts: services.broker.list().map((p) => promptView(p, services.paths.home)),
+          }),
         ),
       );
       if (services.device)

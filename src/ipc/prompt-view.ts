@@ -12,7 +12,8 @@ import type { PromptRequest } from "../core/policy/types.js";
 import { displayCommand } from "../executor/command-text.js";
 import type { PromptView } from "../shared/schemas/prompt.js";
 
-export function promptView(prompt: PromptRequest): PromptView {
+/** `home`: the user's home (what a shell's `~` in the command names, for the risk words). */
+export function promptView(prompt: PromptRequest, home: string): PromptView {
   const fileAccess = fileAccessOf(prompt.explanation);
   const toolCall = toolCallOf(prompt.explanation);
   return {
@@ -20,7 +21,7 @@ export function promptView(prompt: PromptRequest): PromptView {
     commandText: displayCommand(prompt.command),
     ...(fileAccess ? { fileAccess } : {}),
     ...(toolCall ? { toolCall } : {}),
-    risks: assessRisks(prompt.explanation, fileAccess ?? undefined),
+    risks: assessRisks(prompt.explanation, { home, ...(fileAccess ? { fileAccess } : {}) }),
     narrowing: {
       cwdPattern: escapeGlob(prompt.cwd.replace(/\\/g, "/")),
       exactArgPatterns: prompt.explanation.segments.map((s) =>

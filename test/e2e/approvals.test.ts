@@ -136,7 +136,7 @@ describe.skipIf(skip)("approval dialog", () => {
     );
     await page.getByRole("dialog").waitFor();
     await expect(page.getByRole("dialog").textContent()).resolves.toContain(
-      "If you do not answer in time, the command is denied (askFallback: deny)",
+      "If you do not answer in time, the command is denied.",
     );
     const reply = await pending;
     expect(reply.status === "ok" && reply.body).toMatchObject({ decision: "timeout", decidedBy: "fallback" });

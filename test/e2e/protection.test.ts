@@ -41,6 +41,31 @@ describe.skipIf(skip)("protection on Status and Settings", () => {
     await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
   });
 
+  it("a fresh install shows the preset it is in, Locked, on Status and Settings alike, with nothing that says otherwise", async () => {
+    const a = await suite.startApp();
+    expect(await defaults(a)).toBeUndefined();
+    const { page } = await suite.open(a, "status");
+    const protection = page.getByRole("region", { name: "Protection" });
+    await protection.getByText("Locked: nothing runs", { exact: true }).waitFor();
+    const said = (await protection.textContent()) ?? "";
+    expect(said).toContain("Never run commands.");
+    expect(said).toContain("Never: nothing runs, so nothing is asked.");
+    expect(said).toContain("Gatehouse starts locked: nothing runs until you choose a preset.");
+    expect(said).not.toMatch(/Custom settings|Ask me when|If nobody answers/);
+
+    await protection.getByRole("button", { name: "Change the preset" }).click();
+    const locked = page.getByRole("radio", { name: /^Locked/ });
+    await waitFor(() => locked.isChecked(), { what: "Locked to show as chosen" });
+    expect(await page.getByText("The defaults are customised").count()).toBe(0);
+
+    // Choosing a preset is the person's step: Status follows it.
+    await page.getByRole("radio", { name: /^Ask me/ }).click();
+    await waitFor(async () => (await defaults(a))?.security === "allowlist", { what: "Ask me in the file" });
+    const status = (await suite.open(a, "status")).page.getByRole("region", { name: "Protection" });
+    await status.getByText("Ask me: the allowlist runs, anything else waits for you").waitFor();
+    expect(await status.textContent()).not.toContain("Gatehouse starts locked");
+  });
+
   it("an invalid approvals file is announced at the top of every screen with its path and a way to it", async () => {
     const a = await suite.startApp({ approvals: ASK_ME });
     const { page } = await suite.open(a, "activity");

@@ -135,6 +135,7 @@ describe.skipIf(skip)("elevated mode in Activity and on Status", () => {
     const { page } = await suite.open(a, "status");
     const section = page.getByRole("region", { name: "Elevated mode" });
     await section.getByRole("button", { name: "Elevate every agent for 15 min" }).click();
+    await section.getByRole("button", { name: "Yes, elevate" }).click();
     await section.getByRole("button", { name: "End elevated mode" }).click();
     await section.getByText("Off: every agent follows the policy.").waitFor();
     const activity = (await suite.open(a, "activity")).page;
@@ -168,6 +169,8 @@ describe.skipIf(skip)("elevated mode in Activity and on Status", () => {
       await page.setViewportSize({ width: 560, height: 640 });
       await screenshot(page, `status-elevation-choice-${scheme}-small`);
       await section.getByRole("button", { name: "Elevate Codex (codex) for 1 h" }).click();
+      // Elevation is confirmed (issue 32): nothing is elevated before "Yes, elevate".
+      await section.getByRole("button", { name: "Yes, elevate" }).click();
       await section
         .getByText(
           /Agent codex runs everything without asking \(security=full\): (1 h 0 min|59 min \d\d s) left/,

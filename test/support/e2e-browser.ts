@@ -64,12 +64,18 @@ export async function openBoundPage(
   browser: Browser,
   router: Router,
   url: string,
-  options: { colorScheme?: "light" | "dark"; viewport?: { width: number; height: number } } = {},
+  options: {
+    colorScheme?: "light" | "dark";
+    viewport?: { width: number; height: number };
+    /** The person's time zone (IANA), as their system would give it to the window. */
+    timezoneId?: string;
+  } = {},
 ): Promise<BoundPage> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1180, height: 820 },
     colorScheme: options.colorScheme ?? "light",
     reducedMotion: "reduce",
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   const page = await context.newPage();
   const problems: string[] = [];

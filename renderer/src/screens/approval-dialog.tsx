@@ -2,9 +2,11 @@
 // wrong first, what will run and where, who says they ask, why it is asked, the countdown and what
 // happens then, and Deny (Esc) / Allow always (the exact scope it grants) / Allow once. Approval is
 // deliberate: nothing that allows has focus by default, the allowing buttons arm only once the request
-// has been visible for a moment and disarm whenever it changes (announced), and Enter anywhere but on an
-// armed allowing button allows nothing. Decisions are final and take effect at once.
-import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+// has been visible for a moment and disarm whenever it changes (announced) or focus lands on them, and
+// only a fresh key press on an armed allowing button allows (approval/use-arming.ts). "Allow always…"
+// opens the scope editor with focus in it; its "Save and allow" is a button of its own that arms anew.
+// Decisions are final and take effect at once.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import type { PromptView } from "../../../src/ipc/contract.js";
 import { call, useEvent, useLiveEffect } from "../bridge.js";
 import { Button } from "../components/buttons.js";
@@ -14,7 +16,9 @@ import { useNow } from "../components/use-now.js";
 import { countdown, fallbackOutcome, reasonWords, runtimeWords, sourceWords, whereWords } from "../words.js";
 import { confirmedOf, draftsOf, EntryDraftRow, type DraftEntry } from "./approval/allow-always.js";
 import { hasDanger, RiskBanner } from "./approval/risk-banner.js";
-import { useArmed } from "./approval/use-arming.js";
+import { DENY_REASON_MAX } from "../../../src/shared/deny-reason.js";
+import { ElevatedBar } from "./approval/elevated-bar.js";
+import { useArming, type Arming } from "./approval/use-arming.js";
 
 export function usePendingPrompts(): { prompts: PromptView[]; error: string | null } {
   const [prompts, setPrompts] = useState<PromptView[]>([]);
@@ -51,7 +55,12 @@ function useChangeNotice(prompt: PromptView | null, decidedHere: RefObject<strin
   useEffect(() => {
     const before = previous.current;
     previous.current = prompt;
-    if (!before || before.id === id) return;
+    // A request arriving after the dialog was empty: what was said about an earlier one is stale now.
+    if (!before) {
+      if (id !== null) setNotice(null);
+      return;
+    }
+    if (before.id === id) return;
     const answered = decidedHere.current === before.id;
     const gone = answered
       ? null
@@ -101,21 +110,33 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   const prompt = props.prompts[0] ?? null;
   const promptId = prompt?.id ?? null;
   const now = useNow(500);
-  const armed = useArmed(promptId);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
   const [drafts, setDrafts] = useState<DraftEntry[]>([]);
+  // Each edit of an entry is new content to read before saving.
+  const [draftsVersion, setDraftsVersion] = useState(0);
+  const arming = useArming(
+    promptId === null ? null : `${promptId}|${editing ? "editor" : "request"}|${draftsVersion}`,
+  );
+  const armed = arming.armed;
   const [valid, setValid] = useState<Record<number, boolean>>({});
   const decidedHere = useRef<string | null>(null);
   const commandBox = useRef<HTMLPreElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
   const editor = useRef<HTMLDivElement>(null);
+  const editorTitle = useRef<HTMLHeadingElement>(null);
+  // Deny with a reason: what the person tells the agent (its model reads it as the hook's reason).
+  const [denying, setDenying] = useState(false);
+  const [denyText, setDenyText] = useState("");
+  const denyField = useRef<HTMLTextAreaElement>(null);
   const notice = useChangeNotice(prompt, decidedHere);
 
   useEffect(() => {
     setError(null);
     setEditing(false);
+    setDenying(false);
+    setDenyText("");
     setBusy(false);
     setValid({});
     setDrafts(prompt ? draftsOf(prompt, hasDanger(prompt.risks)) : []);
@@ -129,16 +150,31 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
     [],
   );
 
-  const openEditor = () => {
-    if (!armed) return;
-    setEditing(true);
-    // Show the entries being saved.
-    setTimeout(() => editor.current?.scrollIntoView({ block: "start" }), 0);
-  };
+  // Focus follows the editor: into it when it opens (never left on a button that saves), back to what is
+  // asked when it closes. A layout effect, so no keystroke lands in between.
+  const editorWasOpen = useRef(false);
+  useLayoutEffect(() => {
+    if (editing) {
+      editorTitle.current?.focus();
+      editor.current?.scrollIntoView?.({ block: "start" });
+    } else if (editorWasOpen.current) {
+      (commandBox.current ?? title.current)?.focus();
+    }
+    editorWasOpen.current = editing;
+  }, [editing]);
+
+  const openEditor = () => setEditing(true);
+
+  const denyingWasOpen = useRef(false);
+  useLayoutEffect(() => {
+    if (denying) denyField.current?.focus();
+    else if (denyingWasOpen.current) (commandBox.current ?? title.current)?.focus();
+    denyingWasOpen.current = denying;
+  }, [denying]);
 
   const decide = async (decision: "allow-once" | "allow-always" | "deny") => {
+    // Allowing is gated by the buttons (AllowButton): only a deliberate press on an armed one gets here.
     if (!prompt || busy) return;
-    if (decision !== "deny" && !armed) return;
     setBusy(true);
     setError(null);
     decidedHere.current = prompt.id;
@@ -147,6 +183,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         id: prompt.id,
         decision,
         ...(decision === "allow-always" ? { entries: drafts.map(confirmedOf) } : {}),
+        ...(decision === "deny" && denying && denyText.trim() !== "" ? { reason: denyText } : {}),
       });
       if (!result.ok) setError(result.reason);
     } catch (failure) {
@@ -160,7 +197,8 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
     const onKey = (event: KeyboardEvent) => {
       if (!prompt || event.key !== "Escape") return;
       event.preventDefault();
-      if (editing) setEditing(false);
+      if (denying) setDenying(false);
+      else if (editing) setEditing(false);
       else void decide("deny");
     };
     window.addEventListener("keydown", onKey);
@@ -170,6 +208,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   if (!prompt) {
     return (
       <div className="approval approval-empty">
+        <ElevatedBar />
         <Notice tone="warn" text={notice} />
         <h1>No approvals waiting</h1>
         <p className="muted">When an agent asks to run a command that needs you, it shows up here.</p>
@@ -184,7 +223,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
   const danger = hasDanger(prompt.risks);
   const allValid = drafts.length > 0 && drafts.every((_, i) => valid[i] === true);
   const position = `1 of ${props.prompts.length}`;
-  const allowDisabled = busy || !armed;
+  const allowDisabled = busy;
   return (
     <div
       className={danger ? "approval approval-danger" : "approval"}
@@ -193,6 +232,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       aria-labelledby="approval-title"
       aria-describedby="approval-why"
     >
+      <ElevatedBar />
       <Notice tone="info" text={notice} />
       <header className="approval-header">
         <h1 id="approval-title" ref={title} tabIndex={-1}>
@@ -234,12 +274,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
           </div>
         </div>
       )}
-      <p className="countdown">
-        <Pill tone={left < 20_000 ? "warn" : "neutral"}>{countdown(left)}</Pill>
-        <span>
-          If you do not answer in time, {fallbackOutcome(x)} (askFallback: {x.askFallback}).
-        </span>
-      </p>
+      <p className="countdown">If you do not answer in time, {fallbackOutcome(x)}.</p>
       <dl className="kv approval-meta">
         <div className="kv-row">
           <dt>{file || tool ? "Task's folder" : "Folder"}</dt>
@@ -264,7 +299,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       </div>
       {editing ? (
         <div className="allow-always-editor" ref={editor}>
-          <h2>
+          <h2 ref={editorTitle} tabIndex={-1}>
             {x.identity === "unproven"
               ? "Add to the allowlist of every agent (who asks is not proven, so only that list decides)"
               : `Add to the allowlist of ${prompt.agentId}`}
@@ -280,40 +315,97 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
               prompt={prompt}
               draft={draft}
               onCheck={onCheck}
-              onChange={(next) => setDrafts((all) => all.map((d, i) => (i === index ? next : d)))}
+              onChange={(next) => {
+                setDrafts((all) => all.map((d, i) => (i === index ? next : d)));
+                setDraftsVersion((n) => n + 1);
+              }}
             />
           ))}
+          <div className="button-row editor-buttons">
+            <Button onClick={() => setEditing(false)}>Back</Button>
+            <span className="spacer" />
+            <AllowButton
+              arming={arming}
+              ready={!allowDisabled && allValid}
+              onAllow={() => void decide("allow-always")}
+            >
+              Save and allow
+            </AllowButton>
+          </div>
         </div>
+      ) : null}
+      {x.allowAlwaysWithheld !== undefined ? (
+        <p className="withheld">
+          No “Allow always” for this request: it {x.allowAlwaysWithheld}, and a standing rule for that would
+          let it happen again without asking you.
+        </p>
       ) : null}
       {error ? (
         <Message tone="error" live>
           {error}
         </Message>
       ) : null}
-      <div className="button-row approval-buttons">
-        <Button kind={danger ? "primary" : "normal"} onClick={() => void decide("deny")} disabled={busy}>
-          Deny <kbd>Esc</kbd>
-        </Button>
-        <span className="spacer" />
-        {armed ? null : (
+      {denying ? (
+        <div className="deny-reason" role="group" aria-labelledby="deny-reason-label">
+          <label id="deny-reason-label" htmlFor="deny-reason">
+            Tell the agent why, or what to do instead <span className="muted">(it reads this; optional)</span>
+          </label>
+          <textarea
+            id="deny-reason"
+            ref={denyField}
+            rows={2}
+            maxLength={DENY_REASON_MAX}
+            value={denyText}
+            onChange={(e) => setDenyText(e.target.value)}
+          />
+          <div className="button-row">
+            <Button onClick={() => setDenying(false)}>Back</Button>
+            <span className="spacer" />
+            <Button kind="primary" onClick={() => void decide("deny")} disabled={busy}>
+              Deny and tell the agent
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      <div className="approval-buttons">
+        {/* One line, kept when armed: arming must never move a button (a click's own focus or a window
+            focus restarts arming; a button that moved between press and release loses the click). The time
+            left is here, in view whatever is scrolled. */}
+        <div className="approval-status">
+          <Pill tone={left < 20_000 ? "warn" : "neutral"}>{countdown(left)} left</Pill>
           <span className="arming-note muted" id="arming-note">
-            Read the request first: allowing is possible in a moment.
+            {armed ? "" : "Read it first: you can allow it in a moment."}
           </span>
-        )}
-        {x.allowAlwaysAvailable ? (
-          editing ? (
-            <AllowButton armed={!allowDisabled && allValid} onClick={() => void decide("allow-always")}>
-              Save and allow
+        </div>
+        <div className="button-row">
+          <div className="button-group">
+            <Button kind={danger ? "primary" : "normal"} onClick={() => void decide("deny")} disabled={busy}>
+              Deny <kbd>Esc</kbd>
+            </Button>
+            {denying ? null : (
+              <Button onClick={() => setDenying(true)} disabled={busy}>
+                Tell the agent why…
+              </Button>
+            )}
+          </div>
+          <span className="spacer" />
+          <div className="button-group allow-group">
+            {x.allowAlwaysAvailable && !editing ? (
+              <AllowButton key="allow-always" arming={arming} ready={!allowDisabled} onAllow={openEditor}>
+                Allow always…
+              </AllowButton>
+            ) : null}
+            <AllowButton
+              key="allow-once"
+              arming={arming}
+              ready={!allowDisabled}
+              primary={!danger && !editing}
+              onAllow={() => void decide("allow-once")}
+            >
+              Allow once
             </AllowButton>
-          ) : (
-            <AllowButton armed={!allowDisabled} onClick={openEditor}>
-              Allow always…
-            </AllowButton>
-          )
-        ) : null}
-        <AllowButton armed={!allowDisabled} primary={!danger} onClick={() => void decide("allow-once")}>
-          Allow once
-        </AllowButton>
+          </div>
+        </div>
       </div>
     </div>
   );
@@ -352,18 +444,28 @@ function ToolCallBox(props: {
 
 /**
  * A button that allows: it stays focusable while unarmed (aria-disabled, so focus is never thrown to the
- * page, where a held Enter would land elsewhere) but does nothing until armed.
+ * page, where a held Enter would land elsewhere) but does nothing until armed, and then only for a
+ * deliberate click or fresh key press (`arming.buttonHandlers`). `ready`: what else it needs (not busy,
+ * valid entries).
  */
-function AllowButton(props: { armed: boolean; primary?: boolean; onClick: () => void; children: string }) {
+function AllowButton(props: {
+  arming: Arming;
+  ready: boolean;
+  primary?: boolean;
+  onAllow: () => void;
+  children: string;
+}) {
+  const on = props.arming.armed && props.ready;
+  const handlers = props.arming.buttonHandlers(() => {
+    if (props.ready) props.onAllow();
+  });
   return (
     <button
       type="button"
       className={props.primary ? "button primary" : "button"}
-      aria-disabled={!props.armed}
-      aria-describedby={props.armed ? undefined : "arming-note"}
-      onClick={() => {
-        if (props.armed) props.onClick();
-      }}
+      aria-disabled={!on}
+      aria-describedby={props.arming.armed ? undefined : "arming-note"}
+      {...handlers}
     >
       {props.children}
     </button>

@@ -15,7 +15,7 @@ import {
 } from "../components/common.js";
 import { Button } from "../components/buttons.js";
 import { ProtectionSummary, useProtection } from "../components/protection.js";
-import { clock, plural, relativeTime } from "../words.js";
+import { clock, plural, relativeTime, timeLeft } from "../words.js";
 import {
   ELEVATION_AGENTS,
   ELEVATION_DURATIONS,
@@ -50,15 +50,6 @@ const NEXT_STEP: Partial<Record<ConnectionState["state"], string>> = {
   unconfigured: "Set up the backend in Settings",
 };
 
-/** `14 min 05 s` left: the elevated time that remains, to the second. */
-function timeLeft(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  const minutes = Math.floor(seconds / 60);
-  const hours = Math.floor(minutes / 60);
-  if (hours > 0) return `${hours} h ${minutes % 60} min`;
-  return minutes > 0 ? `${minutes} min ${String(seconds % 60).padStart(2, "0")} s` : `${seconds} s`;
-}
-
 export function StatusScreen(props: {
   pending: number;
   onReview: () => void;
@@ -76,6 +67,8 @@ export function StatusScreen(props: {
   const [problem, setProblem] = useState<string | null>(null);
   const [elevateWho, setElevateWho] = useState<string>(ELEVATION_AGENTS[0].agentId);
   const [elevateFor, setElevateFor] = useState<number>(ELEVATION_DURATIONS[0].forMs);
+  // Elevation is never one click (issue 32): the choice is said in one sentence and confirmed.
+  const [confirming, setConfirming] = useState(false);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
@@ -113,6 +106,7 @@ export function StatusScreen(props: {
           () => ({ ok: true as const }),
           (e: Error) => ({ ok: false as const, reason: e.message }),
         );
+    setConfirming(false);
     setProblem(result.ok ? null : result.reason);
     status.reload();
   };
@@ -122,7 +116,7 @@ export function StatusScreen(props: {
       <h1>Status</h1>
       <Section title="Protection">
         {protection.data ? (
-          <ProtectionSummary data={protection.data} onOpen={props.onOpen} />
+          <ProtectionSummary data={protection.data} onOpen={props.onOpen} elevated={elevated} now={now} />
         ) : (
           <Loading what="the protection mode" />
         )}
@@ -161,10 +155,31 @@ export function StatusScreen(props: {
                   </option>
                 ))}
               </select>
-              <button type="button" className="button danger" onClick={() => void changeElevation(true)}>
+              <button
+                type="button"
+                className="button danger"
+                onClick={() => setConfirming(true)}
+                disabled={confirming}
+              >
                 Elevate {elevationWho(elevateWho)} for {elevationDuration(elevateFor)}
               </button>
             </div>
+            {confirming ? (
+              <div className="elevation-confirm" role="group" aria-label="Confirm elevated mode">
+                <Message tone="warn">
+                  {elevateWho === "*" ? "Every agent" : `Agent ${elevateWho}`} will run every command without
+                  asking you for {elevationDuration(elevateFor)}, until {clock(Date.now() + elevateFor)}.
+                </Message>
+                <div className="button-row">
+                  <button type="button" className="button" onClick={() => setConfirming(false)}>
+                    Cancel
+                  </button>
+                  <button type="button" className="button danger" onClick={() => void changeElevation(true)}>
+                    Yes, elevate
+                  </button>
+                </div>
+              </div>
+            ) : null}
           </>
         ) : (
           elevated.map((e) => (

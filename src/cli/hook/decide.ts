@@ -153,7 +153,13 @@ async function decideLocally(call: GatedCall, session: HookSession, posixShells:
     );
   }
   const what = thingOf(call);
-  const verdict = describeDecision(decided.decision, decided.decidedBy, decided.reason, what);
+  const verdict = describeDecision(
+    decided.decision,
+    decided.decidedBy,
+    decided.reason,
+    what,
+    decided.denyReason,
+  );
   // Said once: why nobody was asked, what decided here, and the one command that would change it.
   const notRunning = why.startsWith("Gatehouse is not running") ? why : `Gatehouse is not running (${why})`;
   const decidedHere =
@@ -162,7 +168,7 @@ async function decideLocally(call: GatedCall, session: HookSession, posixShells:
       : verdict.reason;
   return {
     allow: isAllowed(decided.decision),
-    reason: `${notRunning}; ${decidedHere}${decided.nextStep ? `. Next: ${decided.nextStep}` : ""}`,
+    reason: `${notRunning}; ${decidedHere}${decided.nextStep && decided.denyReason === undefined ? `. Next: ${decided.nextStep}` : ""}`,
   };
 }
 
@@ -219,9 +225,11 @@ async function decideGated(call: GatedCall, session: HookSession): Promise<HookV
       });
   const what = thingOf(call);
   if (result.status === "ok") {
-    const verdict = describeDecision(result.body.decision, result.body.decidedBy, result.body.reason, what);
+    const { decision, decidedBy, reason, denyReason } = result.body;
+    const verdict = describeDecision(decision, decidedBy, reason, what, denyReason);
     const step = (result.body as { nextStep?: unknown }).nextStep;
-    return typeof step === "string" && !verdict.allow
+    // A person who said why needs no suggestion after their words: what they said is the next step.
+    return typeof step === "string" && !verdict.allow && denyReason === undefined
       ? { ...verdict, reason: `${verdict.reason}. Next: ${step}` }
       : verdict;
   }

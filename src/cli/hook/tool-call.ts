@@ -4,6 +4,7 @@
 // is no "not Gatehouse's business" (exec-policy.md "Tool calls other than a shell string").
 import type { FileAccessKind } from "../../core/policy/file-edit.js";
 import type { AgentRuntime } from "../../core/workdir/runtime-path.js";
+import { cleanDenyReason } from "../../shared/deny-reason.js";
 
 /** The agent runtimes a hook serves. */
 export type HookRuntime = AgentRuntime;
@@ -43,12 +44,16 @@ import type { HookVerdict } from "../../shared/claude-hook-output.js";
 /** What a decision was about, in the verdict's words. */
 export type DecidedThing = "command" | "file access" | "tool call";
 
-/** The verdict's words for a decision from the gate: what happened, who decided, why. */
+/**
+ * The verdict's words for a decision from the gate: what happened, who decided, why, and — when a person
+ * denied it with a reason — their words, which the agent's model reads as the hook's reason.
+ */
 export function describeDecision(
   decision: string,
   decidedBy: string,
   reason: string | undefined,
   what: DecidedThing,
+  denyReason?: string,
 ): HookVerdict {
   const allow = decision === "allow-once" || decision === "allow-always";
   const by =
@@ -62,5 +67,7 @@ export function describeDecision(
         : decision === "cancelled"
           ? "Gatehouse withdrew this request"
           : `Gatehouse denied this ${what}`;
-  return { allow, reason: `${text} (${by})${reason ? `: ${reason}` : ""}` };
+  const base = `${text} (${by})${reason ? `: ${reason}` : ""}`;
+  const said = !allow && decision === "deny" && decidedBy === "user" ? cleanDenyReason(denyReason) : null;
+  return { allow, reason: said !== null ? `${base}. The person denied this: ${said}` : base };
 }

@@ -80,3 +80,19 @@ export function presetMatching(
   }
   return null;
 }
+
+/**
+ * The preset a complete set of settings behaves as (issue 32, Build 5): a preset is what happens to a
+ * command, so `security: deny` is Locked whatever `ask` and `askFallback` say (nothing runs, so nothing is
+ * asked and nobody's answer is waited for; policy/decide.ts denies before it looks at them). That makes a
+ * fresh install, whose file has no `defaults` (the built-in deny, ask on-miss), read as Locked — the
+ * design's "nothing runs until the user picks a mode" — on Status and Settings alike. Otherwise exact.
+ */
+export function presetInEffect(settings: {
+  security: string;
+  ask: string;
+  askFallback: string;
+}): PresetName | null {
+  if (settings.security === "deny") return "locked";
+  return presetMatching(settings);
+}

@@ -16,6 +16,7 @@ export {
   PRESET_NAMES,
   presetChoices,
   presetList,
+  presetInEffect,
   presetMatching,
   type Preset,
   type PresetName,

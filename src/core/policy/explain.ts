@@ -12,6 +12,7 @@ import { commandBaseName } from "./command-rules.js";
 import { decide, loosenedReason, ownFilesDecision } from "./decide.js";
 import { proposeEntries } from "./proposals.js";
 import { resolveSettings } from "./resolve-settings.js";
+import { standingRuleUnwise } from "./risk.js";
 import { ExecutableResolver } from "./io/resolve-executable.js";
 import type { ScriptCache } from "./io/shell-script.js";
 import type { CommandInput, Explanation, Flag, Identity, RequestedSettings } from "./types.js";
@@ -196,6 +197,8 @@ async function explainUnder(
         matchedEntryIds.push(s.matchedEntryId);
   }
 
+  // A command one wrong run of which cannot be undone, far beyond the task, is offered "allow once" only.
+  const withheld = standingRuleUnwise(shown, segments, { home: ctx.env.HOME || ctx.home, cwd: ctx.cwd });
   return {
     outcome: decision.outcome,
     reason: decision.reason,
@@ -217,7 +220,11 @@ async function explainUnder(
     approvalsFile: approvalsFileSummary(ctx.approvals),
     proposedEntries,
     allowAlwaysAvailable:
-      decision.outcome === "prompt" && settings.ask !== "always" && proposedEntries.length > 0,
+      decision.outcome === "prompt" &&
+      settings.ask !== "always" &&
+      proposedEntries.length > 0 &&
+      withheld === null,
+    ...(withheld !== null ? { allowAlwaysWithheld: withheld } : {}),
   };
 }
 

@@ -43,7 +43,7 @@ type ExplanationFacts = Pick<
   Explanation,
   "agentId" | "approvalsFile" | "proposedEntries" | "command" | "sources" | "reason"
 > &
-  Partial<Pick<Explanation, "identity" | "flags">>;
+  Partial<Pick<Explanation, "identity" | "flags" | "allowAlwaysWithheld">>;
 
 /**
  * The agent whose entries and elevation would change the outcome: for an unproven request only the
@@ -81,8 +81,9 @@ export function nextStep(kind: OutcomeKind, reason: string, e: ExplanationFacts)
     return `fix the approvals file ${e.approvalsFile.path} (\`gatehouse status\` shows what is wrong)`;
   if (reason.startsWith("request-loosens"))
     return `drop the looser --security/--ask, or elevate for a while: \`gatehouse elevate --agent ${quoteWord(ruledAgent(e))} --for 15m\``;
-  // no entry opens Gatehouse's own folder: only a person can, at a prompt
-  const own = e.flags?.includes("own-files") === true;
+  // no entry opens Gatehouse's own folder: only a person can, at a prompt; and no standing rule is
+  // suggested where one would be unwise (rm -rf ~, curl … | sh: risk.ts standingRuleUnwise)
+  const own = e.flags?.includes("own-files") === true || e.allowAlwaysWithheld !== undefined;
   if (kind === "no-approver") {
     const add = own ? null : allowlistAddLine(e);
     return `start \`gatehouse serve --prompt tty\` in another terminal (or open the Gatehouse app) and run it again${add ? `, or allow it: \`${add}\`` : ""}`;

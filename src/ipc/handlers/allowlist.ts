@@ -7,7 +7,7 @@ import {
   AllowlistEntryError,
   BUILT_IN_SETTINGS,
   DEFAULTS_AGENT_ID,
-  presetMatching,
+  presetInEffect,
   entryLiveness,
   parseMcpPattern,
   patternKind,
@@ -47,9 +47,12 @@ function ownSettings(settings: PolicySettings | undefined): AgentView["own"] {
   return out;
 }
 
-/** The preset `defaults` is set to, if it equals one. */
+/**
+ * The preset every agent without its own settings is in: `defaults` over the built-in settings (a fresh
+ * file has none: the built-in deny, which is Locked), recognised by what it does (presetInEffect).
+ */
 export function presetOf(defaults: PolicySettings | undefined): PresetName | null {
-  return presetMatching(defaults);
+  return presetInEffect({ ...BUILT_IN_SETTINGS, ...ownSettings(defaults) });
 }
 
 function refusalOf(error: unknown): { field: string; reason: string } {
@@ -161,7 +164,14 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
                 inFile: false,
               }))
             : [];
-        return { file: fileStatus, defaults: {}, builtIn, agents, preset: null, now };
+        return {
+          file: fileStatus,
+          defaults: {},
+          builtIn,
+          agents,
+          preset: state.status === "missing" ? presetOf(undefined) : null,
+          now,
+        };
       }
       const { file } = state;
       const agents = agentIds(file).map((id) => ({

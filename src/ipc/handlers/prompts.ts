@@ -1,6 +1,7 @@
 // Pending approvals: the list (oldest first) and the person's decision. Edited allow-always entries
 // are checked before anything is decided, so a bad edit is reported instead of silently running once.
 import { allowAlwaysProblem, validateEntry } from "../../core/approvals/index.js";
+import { cleanDenyReason } from "../../shared/deny-reason.js";
 import type { ConfirmedEntry } from "../../shared/schemas/prompt.js";
 import { promptView } from "../prompt-view.js";
 import type { HandlerContext, Handlers } from "./types.js";
@@ -8,9 +9,11 @@ import type { HandlerContext, Handlers } from "./types.js";
 export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.list" | "prompts.decide"> {
   const { broker } = ctx.services;
   return {
-    "prompts.list": async () => ({ prompts: broker.list().map(promptView) }),
+    "prompts.list": async () => ({
+      prompts: broker.list().map((p) => promptView(p, ctx.services.paths.home)),
+    }),
 
-    "prompts.decide": async ({ id, decision, entries }) => {
+    "prompts.decide": async ({ id, decision, entries, reason }) => {
       const pending = broker.list().find((p) => p.id === id);
       if (!pending) {
         return {
@@ -18,6 +21,12 @@ export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.li
           reason: "This request is no longer waiting: it was decided elsewhere or timed out.",
         };
       }
+      const withheld = pending.explanation.allowAlwaysWithheld;
+      if (decision === "allow-always" && withheld !== undefined)
+        return {
+          ok: false,
+          reason: `Allow always is not offered for this request: it ${withheld}. Choose Allow once or Deny.`,
+        };
       let confirmed: ConfirmedEntry[] | undefined;
       if (decision === "allow-always") {
         confirmed = entries
@@ -42,9 +51,11 @@ export function promptsHandlers(ctx: HandlerContext): Pick<Handlers, "prompts.li
           if (!checked.ok) return { ok: false, reason: checked.reason, segment: entry.segment };
         }
       }
+      const denyReason = decision === "deny" ? cleanDenyReason(reason) : null;
       const answered = broker.decide(id, {
         decision,
         ...(decision === "allow-always" && confirmed ? { entries: confirmed } : {}),
+        ...(denyReason !== null ? { denyReason } : {}),
       });
       if (!answered) {
         return {

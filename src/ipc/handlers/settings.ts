@@ -54,7 +54,11 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsCh
         launchAtLogin: settings.status === "ok" ? settings.value.launchAtLogin === true : false,
         execEvents: settings.status === "ok" ? settings.value.device?.execEvents === true : false,
         launchAtLoginSupported: ctx.host.setLaunchAtLogin !== null,
-        preset: approvals.status === "ok" ? presetOf(approvals.file.defaults) : null,
+        // The same preset Status shows (allowlist.get): an invalid file is in none.
+        preset:
+          approvals.status === "invalid"
+            ? null
+            : presetOf(approvals.status === "ok" ? approvals.file.defaults : undefined),
         presets: presetList(),
         logsDir: s.paths.logsDir,
         approvalsPath: s.paths.approvals,

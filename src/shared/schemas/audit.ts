@@ -26,6 +26,8 @@ export const AuditRecordSchema = z.looseObject({
   decision: PromptDecisionSchema,
   decidedBy: DecidedBySchema,
   reason: z.string(),
+  /** Decision lines of a person's denial: what they told the agent (shared/deny-reason.ts). */
+  denyReason: z.string().optional(),
   /** Run lines: the exit code (null when killed or not started); decision lines: null. */
   exitCode: z.number().int().nullable(),
   timedOut: z.boolean(),

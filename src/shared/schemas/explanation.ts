@@ -193,6 +193,12 @@ export const ExplanationSchema = PolicyDecisionSchema.extend({
   proposedEntries: z.array(ProposedEntrySchema),
   /** Whether the prompt may offer *allow always* (hidden under ask=always, or when nothing can be proposed). */
   allowAlwaysAvailable: z.boolean(),
+  /**
+   * Why *allow always* is withheld although it could be proposed: a standing rule for this command would
+   * be unwise (core/policy/risk.ts standingRuleUnwise), words that follow "it" ("deletes your whole home
+   * folder (/home/ada)"). The gate then saves nothing, whatever a presenter answers.
+   */
+  allowAlwaysWithheld: z.string().optional(),
 });
 export type Explanation = z.infer<typeof ExplanationSchema>;
 

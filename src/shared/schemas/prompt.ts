@@ -3,6 +3,7 @@
 // same fields plus what main derives for display). A field added to PromptRequestSchema reaches the
 // dialog without any code in between changing.
 import { z } from "zod";
+import { DENY_REASON_MAX } from "../deny-reason.js";
 import {
   CommandInputSchema,
   ExplanationSchema,
@@ -73,6 +74,8 @@ export const PromptAnswerSchema = z.object({
   decision: PromptDecisionSchema,
   /** For allow-always: the entries the person confirmed (possibly edited from `proposedEntries`). */
   entries: z.array(ConfirmedEntrySchema).optional(),
+  /** For deny: what the person told the agent, already cleaned (shared/deny-reason.ts). */
+  denyReason: z.string().max(DENY_REASON_MAX).optional(),
 });
 export type PromptAnswer = z.infer<typeof PromptAnswerSchema>;
 
@@ -86,9 +89,14 @@ export const RiskSchema = z.object({
     "own-files",
     "runs-if-unanswered",
     "elevated",
+    "installs",
   ]),
+  /** `danger`: a wrong "allow" can destroy data or hand over the machine; `caution`: worth a second look. */
   level: z.enum(["danger", "caution"]),
+  /** Plain words for the person deciding, naming the part of the command it comes from. */
   detail: z.string(),
+  /** Until when it holds (epoch ms; elevated mode): the dialog says it in the person's local time. */
+  until: z.number().optional(),
 });
 export type Risk = z.infer<typeof RiskSchema>;
 

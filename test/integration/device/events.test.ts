@@ -148,6 +148,26 @@ describe("device:execute_command through the real gate", () => {
     });
   });
 
+  it("a person who denies with a reason gives 'Command denied by user: <reason>', and the audit line keeps it", async () => {
+    const prompt: PromptFn = async () => ({
+      decision: "deny",
+      denyReason: "Not on this machine; use the staging server.",
+    });
+    const harness = await registered({ prompt });
+    await allowForBackend(harness, []);
+    expect(await exec(harness, { command: "sleep 0" })).toMatchObject({
+      success: false,
+      exit_code: null,
+      error: "Command denied by user: Not on this machine; use the staging server.",
+    });
+    const decided = (await auditLines(harness)).find((l) => l.event === "decision");
+    expect(decided).toMatchObject({
+      decision: "deny",
+      decidedBy: "user",
+      denyReason: "Not on this machine; use the staging server.",
+    });
+  });
+
   it("a person who denies gives 'Command denied by user'", async () => {
     const prompt: PromptFn = async () => ({ decision: "deny" });
     const harness = await registered({ prompt });

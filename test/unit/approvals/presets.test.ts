@@ -8,7 +8,9 @@ import {
   PRESETS,
   presetChoices,
   presetList,
+  presetInEffect,
   presetMatching,
+  BUILT_IN_SETTINGS,
 } from "../../../src/core/approvals/index.js";
 import { PresetNameSchema } from "../../../src/ipc/contract.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
@@ -46,6 +48,13 @@ describe("policy presets", () => {
     for (const name of PRESET_NAMES) expect(PresetNameSchema.parse(name)).toBe(name);
     expect(PresetNameSchema.safeParse("yolo").success).toBe(false);
     expect(presetChoices()).toBe("locked, ask or trust");
+  });
+
+  it("recognises a preset by what it does: security deny is Locked whatever ask says (nothing runs)", () => {
+    expect(presetInEffect({ ...BUILT_IN_SETTINGS })).toBe("locked");
+    expect(presetInEffect({ security: "deny", ask: "always", askFallback: "full" })).toBe("locked");
+    expect(presetInEffect({ security: "allowlist", ask: "on-miss", askFallback: "deny" })).toBe("ask");
+    expect(presetInEffect({ security: "allowlist", ask: "always", askFallback: "deny" })).toBeNull();
   });
 
   it("recognises no preset in settings that match none", () => {

@@ -174,7 +174,7 @@ describe("electron-builder.yml", () => {
     };
     const icons = [
       config.win.icon,
-      ...(["connected", "offline", "attention"] as TrayIcon[]).map(
+      ...(["connected", "offline", "attention", "elevated", "elevated-attention"] as TrayIcon[]).map(
         (s) => `assets/tray/${trayIconFile(s, "win32")}`,
       ),
     ];

@@ -168,7 +168,9 @@ describe("the tray app's shell", () => {
     await waitFor(() => fake.notifications.length === 1, { what: "a notification" });
     const note = fake.notifications[0]!;
     expect(note.title).toBe("Gatehouse: careful — approval needed");
-    expect(note.body).toBe("local wants to run: rm -rf build\n⚠ deletes files without asking: rm -rf build");
+    expect(note.body).toBe(
+      `local wants to run: rm -rf build\n⚠ deletes ${t.home}/build and everything in it: rm -rf build`,
+    );
     expect(note.shown).toBe(true);
 
     const approval = windowLoading("approval");
@@ -338,8 +340,16 @@ describe("the tray app's shell", () => {
     );
     const file = JSON.parse(fs.readFileSync(t.paths.approvals, "utf8"));
     expect(Object.keys(file.elevated)).toEqual(["codex"]);
+    // The icon and the tooltip say it while it lasts (issue 32), and go back when it ends.
+    const iconFile = () => path.basename((fake.tray.image as { file: string }).file);
+    expect(iconFile()).toMatch(/^(tray-elevated\.png|trayElevatedTemplate\.png|tray-elevated\.ico)$/);
+    expect(fake.tray.tooltip).toMatch(
+      /⚠ Elevated: Codex \(codex\) \((1 h|59 min) left\) runs everything without asking/,
+    );
     fake.tray.clickItem("end-elevation");
     await waitFor(() => fake.tray.menu.some((m) => m.id === "elevate"), { what: "the elevate toggle again" });
+    expect(iconFile()).not.toMatch(/levated/);
+    expect(fake.tray.tooltip).not.toContain("Elevated");
   });
 
   it("Quit in the tray stops the services (the socket is removed) and quits the app", async () => {

@@ -176,7 +176,35 @@ describe("tray state", () => {
     );
     expect(on.menu.find((m) => m.id === "end-elevation")?.action).toEqual({ kind: "end-elevation" });
     expect(on.menu.some((m) => m.id === "elevate")).toBe(false);
-    expect(on.tooltip).toContain("elevated mode on");
+    expect(on.tooltip).toBe(
+      "Gatehouse — ⚠ Elevated: Codex (codex) (12 min left) runs everything without asking — Connected to wegent.example.com",
+    );
+  });
+
+  it("never looks normal while an agent is elevated: its own icon on every platform, with attention on top, until it ends", () => {
+    const elevated = { ...base, now: 0, elevated: [{ agentId: "*", until: 15 * 60_000 }] };
+    const files = (["darwin", "win32", "linux"] as const).map((platform) => [
+      trayState({ ...elevated, platform }).iconFile,
+      trayState({ ...elevated, platform, pending: [prompt("a", "ls")] }).iconFile,
+    ]);
+    expect(files).toEqual([
+      ["trayElevatedTemplate.png", "trayElevatedAttentionTemplate.png"],
+      ["tray-elevated.ico", "tray-elevated-attention.ico"],
+      ["tray-elevated.png", "tray-elevated-attention.png"],
+    ]);
+    for (const file of files.flat()) {
+      expect(existsSync(path.join("assets", "tray", file))).toBe(true);
+      if (file.endsWith(".png"))
+        expect(existsSync(path.join("assets", "tray", file.replace(".png", "@2x.png")))).toBe(true);
+    }
+    // Offline or refused, it is still elevated; once the time is up it looks as it would otherwise.
+    const offline = { state: "offline", backendUrl: null, lastError: "ECONNREFUSED" };
+    expect(trayState({ ...elevated, connection: offline }).icon).toBe("elevated");
+    expect(trayState({ ...elevated, now: 15 * 60_000 }).icon).toBe("connected");
+    expect(trayState({ ...elevated, now: 15 * 60_000 }).tooltip).not.toContain("Elevated");
+    expect(trayState({ ...elevated }).tooltip).toContain(
+      "⚠ Elevated: every agent (15 min left) runs everything without asking",
+    );
   });
 
   it("always offers to open the main window and to quit", () => {

@@ -39,6 +39,18 @@ describe("outcomes", () => {
     expect(nextStep("allowed", "allowlist", facts())).toBeNull();
   });
 
+  it("suggests no standing rule where one would be unwise (rm -rf ~): the explain line instead", () => {
+    const home = facts({
+      command: { command: "rm -rf ~" },
+      proposedEntries: [{ pattern: "/usr/bin/rm", segment: 0 }],
+      allowAlwaysWithheld: "deletes your whole home folder (/home/ada)",
+    });
+    expect(nextStep("denied-by-person", "denied by user", home)).toBe(
+      "gatehouse policy explain --agent local --shell -- 'rm -rf ~'",
+    );
+    expect(nextStep("no-approver", "no-approver", home)).not.toContain("allowlist add");
+  });
+
   it("for an unproven request, names the every-agent list and explains it as unproven", () => {
     const unproven = facts({ identity: "unproven", agentId: "claude-code" });
     expect(nextStep("denied-by-policy", "allowlist-miss", unproven)).toBe(
