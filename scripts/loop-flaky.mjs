@@ -56,7 +56,9 @@ async function testFiles(entry) {
 const folders =
   positionals.length > 0
     ? positionals
-    : ["capabilities", "device", "approval-server", "tasks", "skills", "faults"].map((f) => `test/integration/${f}`);
+    : ["capabilities", "device", "approval-server", "tasks", "skills", "faults"].map(
+        (f) => `test/integration/${f}`,
+      );
 const picked = [];
 for (const folder of folders) {
   for (const file of await testFiles(folder)) {

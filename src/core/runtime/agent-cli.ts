@@ -161,7 +161,7 @@ export function hookFormFor(facts: Pick<AgentCliFacts, "runtime" | "version">): 
     return {
       form: "command",
       reason:
-        "a PreToolUse command hook given as -c overrides with --dangerously-bypass-hook-trust: every supported Codex (≥ 0.124) runs it before every command and patch; Codex has no HTTP hook, and its mcp_tool hook lets the call run when its MCP server is gone, fails or times out (0.169.0, 0.171.0; docs/decisions.md \"Codex keeps the command hook\")",
+        'a PreToolUse command hook given as -c overrides with --dangerously-bypass-hook-trust: every supported Codex (≥ 0.124) runs it before every command and patch; Codex has no HTTP hook, and its mcp_tool hook lets the call run when its MCP server is gone, fails or times out (0.169.0, 0.171.0; docs/decisions.md "Codex keeps the command hook")',
     };
   if (honoursHttpHookBlock(facts.version))
     return {
