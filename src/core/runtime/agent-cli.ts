@@ -170,7 +170,7 @@ export function hookFormFor(facts: Pick<AgentCliFacts, "runtime" | "version">): 
     };
   return {
     form: "command",
-    reason: `a PreToolUse command hook in the task's settings file (slower: one process per tool call): Claude Code ${facts.version ?? "of an unknown version"} does not block a tool call when an HTTP hook fails (since ${HTTP_HOOK_BLOCK_SINCE}), so an HTTP hook would not keep the gate closed`,
+    reason: `a PreToolUse command hook in the task's settings file (--settings, --setting-sources user; slower: one process per tool call): Claude Code ${facts.version ?? "of an unknown version"} does not block a tool call when an HTTP hook fails (since ${HTTP_HOOK_BLOCK_SINCE}), so an HTTP hook would not keep the gate closed`,
   };
 }
 
