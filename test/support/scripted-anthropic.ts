@@ -252,3 +252,15 @@ export async function startScriptedAnthropic(
       }),
   };
 }
+
+/** The whole environment of a Claude Code run as another user: HOME in `home`, the model at `api`. */
+export function claudeEnvFor(home: string, api: { url: string }): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    SHELL: "/bin/bash",
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "scripted-key",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  };
+}

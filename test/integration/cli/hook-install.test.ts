@@ -15,6 +15,7 @@ import {
   startScriptedAnthropic,
   toolResultsOf,
   type ScriptedAnthropic,
+  claudeEnvFor,
 } from "../../support/scripted-anthropic.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { makeJail, type Jail } from "../runtime-path/jail.js";
@@ -128,14 +129,7 @@ describe.skipIf(otherUserUnavailable !== null || !HAVE_CLAUDE)(
       );
       const run = await runProgramAsOtherUser(CLAUDE, ["-p", "Run it.", "--output-format", "json"], {
         cwd: j.work,
-        env: {
-          PATH: process.env.PATH ?? "/usr/bin:/bin",
-          HOME: j.home,
-          SHELL: "/bin/bash",
-          ANTHROPIC_BASE_URL: api.url,
-          ANTHROPIC_API_KEY: "scripted-key",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        },
+        env: claudeEnvFor(j.home, api),
         timeoutMs: 120_000,
       });
       await api.close();

@@ -17,6 +17,7 @@ import {
   type ContentBlock,
   type MessagesRequest,
   type ScriptedAnthropic,
+  claudeEnvFor,
 } from "../../support/scripted-anthropic.js";
 import { makeJail, type Jail } from "./jail.js";
 import { PATH_SEED, randomPaths } from "./random-paths.js";
@@ -130,14 +131,7 @@ describe.skipIf(otherUserUnavailable !== null || !existsSync(CLAUDE))(
         ["-p", "Write the files.", "--settings", hook.settings, "--output-format", "json"],
         {
           cwd: j.work,
-          env: {
-            PATH: process.env.PATH ?? "/usr/bin:/bin",
-            HOME: j.home,
-            SHELL: "/bin/bash",
-            ANTHROPIC_BASE_URL: api.url,
-            ANTHROPIC_API_KEY: "scripted-key",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-          },
+          env: claudeEnvFor(j.home, api),
           timeoutMs: 60_000,
         },
       );

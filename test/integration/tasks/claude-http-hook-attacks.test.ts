@@ -26,6 +26,7 @@ import {
   toolResultText,
   type MessagesRequest,
   type ScriptedAnthropic,
+  claudeEnvFor,
 } from "../../support/scripted-anthropic.js";
 import { makeJail, type Jail } from "../runtime-path/jail.js";
 import { CLAUDE_VERSION } from "../../support/agent-clis.js";
@@ -222,14 +223,7 @@ async function turnWithHook(
     ],
     {
       cwd: j.work,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: j.home,
-        SHELL: "/bin/bash",
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: "scripted-key",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      },
+      env: claudeEnvFor(j.home, api),
       timeoutMs: 90_000,
     },
   );
