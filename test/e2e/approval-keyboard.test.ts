@@ -5,33 +5,21 @@
 import fs from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { requestOnce } from "../../src/approval-server/client.js";
 import { ApprovalsFileSchema } from "../../src/core/approvals/schema.js";
 import type { E2eApp } from "../support/e2e-app.js";
 import { browserUnavailable } from "../support/e2e-browser.js";
+import { ASK_ME, askApproval, dialogButton, isArmed } from "../support/e2e-approval.js";
 import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";
 
 const skip = browserUnavailable();
 if (skip) console.warn(`Skipping the browser tests: ${skip}`);
 
-const ASK_ME = { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } };
-
 describe.skipIf(skip)("allowing by keyboard", () => {
   const suite = browserSuite();
 
-  function ask(a: E2eApp, body: Record<string, unknown>) {
-    return requestOnce(
-      a.t.paths,
-      "approval.request",
-      { cwd: a.t.home, sessionKey: "e2e", timeoutMs: 60_000, agentId: "local", ...body },
-      { timeoutMs: 60_000 },
-    );
-  }
-
-  const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
-  const isArmed = async (page: Page, name: string) =>
-    (await button(page, name).getAttribute("aria-disabled")) === "false";
+  const ask = askApproval;
+  const button = dialogButton;
   const waitArmed = (page: Page, name: string) =>
     waitFor(() => isArmed(page, name), { what: `${name} to arm` });
 

@@ -4,32 +4,19 @@
 // between press and release would lose the click (the browser sends it to what is under the pointer then).
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { requestOnce } from "../../src/approval-server/client.js";
-import type { E2eApp } from "../support/e2e-app.js";
 import { browserUnavailable } from "../support/e2e-browser.js";
+import { ASK_ME, askApproval, dialogButton, isArmed } from "../support/e2e-approval.js";
 import { browserSuite } from "../support/e2e-suite.js";
 import { waitFor } from "../support/wait-for.js";
 
 const skip = browserUnavailable();
 if (skip) console.warn(`Skipping the browser tests: ${skip}`);
 
-const ASK_ME = { defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" } };
-
 describe.skipIf(skip)("allowing with the mouse", () => {
   const suite = browserSuite();
 
-  function ask(a: E2eApp, body: Record<string, unknown>) {
-    return requestOnce(
-      a.t.paths,
-      "approval.request",
-      { cwd: a.t.home, sessionKey: "e2e", timeoutMs: 60_000, agentId: "local", ...body },
-      { timeoutMs: 60_000 },
-    );
-  }
-
-  const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
-  const isArmed = async (page: Page, name: string) =>
-    (await button(page, name).getAttribute("aria-disabled")) === "false";
+  const ask = askApproval;
+  const button = dialogButton;
   const box = async (page: Page, name: string) => JSON.stringify(await button(page, name).boundingBox());
 
   it("a click on an armed Allow always… opens the scope editor although that click is what focuses it, and a click on Save and allow saves", async () => {
