@@ -7,6 +7,7 @@ import {
   type Preset,
   type PresetName,
   approvalsStoreAt,
+  presetOfDefaults,
 } from "../../core/approvals/index.js";
 import { resolveSettings } from "../../core/policy/index.js";
 import { parseCommandLine } from "../args.js";
@@ -45,14 +46,18 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (preset !== undefined) await store.applyPreset(preset as PresetName);
   const state = await store.load();
   const settings = resolveSettings(state, "*");
+  const defaults = state.status === "ok" ? (state.file.defaults ?? {}) : {};
   const report = {
     path: store.path,
     created: before.status === "missing",
-    preset: preset ?? null,
+    /** The preset agents without settings of their own are in now (a fresh file: Locked); null when none fits. */
+    preset: presetOfDefaults(defaults),
+    /** The preset this run applied (--preset), else null. */
+    applied: preset ?? null,
     /** What an agent without settings of its own gets (agents["*"], else defaults, else built-in). */
     settings: { security: settings.security, ask: settings.ask, askFallback: settings.askFallback },
     sources: settings.sources,
-    defaults: state.status === "ok" ? (state.file.defaults ?? {}) : {},
+    defaults,
     socketPath: state.status === "ok" ? state.file.socket.path : null,
   };
   if (options.json) {
@@ -62,7 +67,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   printLine(ctx, `${report.created ? "Created" : "Updated"} ${report.path}`);
   printLine(
     ctx,
-    `Settings: security=${settings.security}, ask=${settings.ask}, askFallback=${settings.askFallback}`,
+    `Preset: ${report.preset === null ? "custom settings" : PRESETS[report.preset].label} (security=${settings.security}, ask=${settings.ask}, askFallback=${settings.askFallback})`,
   );
   if (preset === undefined && settings.sources.security === "built-in") {
     printLine(ctx, "No mode chosen yet, so nothing runs. Pick one:");

@@ -1,6 +1,7 @@
 // The approvals file's schemas live in src/shared/schemas/approvals.ts (one home for every shape that
 // crosses a boundary); the built-in settings and presets the policy code applies stay here.
 import type { PolicySettings } from "../../shared/schemas/approvals.js";
+import { presetInEffect, type PresetName } from "./presets.js";
 
 export * from "../../shared/schemas/approvals.js";
 
@@ -21,3 +22,16 @@ export {
   type Preset,
   type PresetName,
 } from "./presets.js";
+
+/**
+ * The preset every agent without settings of its own is in: `defaults` over the built-in settings (a fresh
+ * file has none: the built-in deny, which is Locked), recognised by what it does (presetInEffect). Status,
+ * Settings and `gatehouse init` all name it from here.
+ */
+export function presetOfDefaults(defaults: PolicySettings | undefined): PresetName | null {
+  return presetInEffect({
+    security: defaults?.security ?? BUILT_IN_SETTINGS.security,
+    ask: defaults?.ask ?? BUILT_IN_SETTINGS.ask,
+    askFallback: defaults?.askFallback ?? BUILT_IN_SETTINGS.askFallback,
+  });
+}

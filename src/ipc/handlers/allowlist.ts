@@ -7,7 +7,7 @@ import {
   AllowlistEntryError,
   BUILT_IN_SETTINGS,
   DEFAULTS_AGENT_ID,
-  presetInEffect,
+  presetOfDefaults,
   entryLiveness,
   parseMcpPattern,
   patternKind,
@@ -15,7 +15,6 @@ import {
   type AllowlistEntry,
   type ApprovalsFile,
   type PolicySettings,
-  type PresetName,
 } from "../../core/approvals/index.js";
 import { expandHome } from "../../core/paths.js";
 import { resolveExecutable, resolveSettings } from "../../core/policy/index.js";
@@ -45,14 +44,6 @@ function ownSettings(settings: PolicySettings | undefined): AgentView["own"] {
   if (settings?.ask) out.ask = settings.ask;
   if (settings?.askFallback) out.askFallback = settings.askFallback;
   return out;
-}
-
-/**
- * The preset every agent without its own settings is in: `defaults` over the built-in settings (a fresh
- * file has none: the built-in deny, which is Locked), recognised by what it does (presetInEffect).
- */
-export function presetOf(defaults: PolicySettings | undefined): PresetName | null {
-  return presetInEffect({ ...BUILT_IN_SETTINGS, ...ownSettings(defaults) });
 }
 
 function refusalOf(error: unknown): { field: string; reason: string } {
@@ -169,7 +160,7 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
           defaults: {},
           builtIn,
           agents,
-          preset: state.status === "missing" ? presetOf(undefined) : null,
+          preset: state.status === "missing" ? presetOfDefaults(undefined) : null,
           now,
         };
       }
@@ -186,7 +177,7 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
         defaults: ownSettings(file.defaults),
         builtIn,
         agents,
-        preset: presetOf(file.defaults),
+        preset: presetOfDefaults(file.defaults),
         now,
       };
     },

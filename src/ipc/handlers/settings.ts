@@ -8,8 +8,7 @@ import { emptySettings, SettingsFileSchema } from "../../core/settings.js";
 import { readJsonFile, updateJsonFile } from "../../core/store/index.js";
 import { checkBackendUrl } from "../../device/backend-url.js";
 import { DeviceConfigFileSchema, saveBackendUrl } from "../../device/config.js";
-import { presetList } from "../../core/approvals/index.js";
-import { presetOf } from "./allowlist.js";
+import { presetList, presetOfDefaults } from "../../core/approvals/index.js";
 import type { HandlerContext, Handlers } from "./types.js";
 
 type SettingsChannels =
@@ -58,7 +57,7 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsCh
         preset:
           approvals.status === "invalid"
             ? null
-            : presetOf(approvals.status === "ok" ? approvals.file.defaults : undefined),
+            : presetOfDefaults(approvals.status === "ok" ? approvals.file.defaults : undefined),
         presets: presetList(),
         logsDir: s.paths.logsDir,
         approvalsPath: s.paths.approvals,

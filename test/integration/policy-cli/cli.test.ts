@@ -34,12 +34,14 @@ describe("gatehouse init", () => {
     expect(r.json()).toMatchObject({
       path: t.paths.approvals,
       created: true,
-      preset: null,
+      preset: "locked",
+      applied: null,
       settings: { security: "deny", ask: "on-miss", askFallback: "deny" },
     });
     expect(r.stdout).not.toContain((await readApprovals()).socket.token);
     expect((await fs.stat(t.paths.approvals)).mode & 0o777).toBe(0o600);
     const text = await runCli(["init"], { env });
+    expect(text.stdout).toContain("Preset: Locked");
     expect(text.stdout).toContain("--preset ask");
   });
 
@@ -51,6 +53,7 @@ describe("gatehouse init", () => {
     expect(r.json()).toMatchObject({
       created: false,
       preset: "ask",
+      applied: "ask",
       settings: { security: "allowlist", ask: "on-miss" },
     });
     const after = await readApprovals();

@@ -206,6 +206,26 @@ describe.skipIf(!HAVE_CODEX)("a Codex task goes through the gate (codex-cli 0.16
     );
   });
 
+  it("a person who denies with a reason: the model reads the reason in the call's output, and the audit line keeps it", async () => {
+    const said = "Do not push to main; open a pull request instead.";
+    const a = await startWith(calls(exec("touch pushed-marker")));
+    await a.setPolicy({ defaults: ASK_ME });
+    a.services.broker.attachUi();
+    a.send(codexTask(1107, 11007));
+
+    const prompt = await nextPrompt(a, "the prompt");
+    a.services.broker.decide(prompt.id, { decision: "deny", denyReason: said });
+
+    const events = await a.untilTerminal(11007);
+    expect(events.at(-1)!.event).toBe("response.completed");
+    expect(existsSync(path.join(await managedFolder(a, 1107), "pushed-marker"))).toBe(false);
+    // What the scripted endpoint received from Codex: the hook's reason, in the call's output.
+    expect(outputsText()).toContain(`The person denied this: ${said}`);
+    expect(await auditLines(a)).toContainEqual(
+      expect.objectContaining({ agentId: "codex", decision: "deny", decidedBy: "user", denyReason: said }),
+    );
+  });
+
   it("apply_patch inside the folder needs nobody; outside it prompts with the path, and a denial changes nothing", async () => {
     const outside = () => path.join(app!.t.home, "outside.txt");
     const a = await startWith(
