@@ -207,14 +207,14 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     expect(a.host.opened).toEqual([mineDir.path]);
     expect(a.host.revealed).toEqual([]);
 
-    // The user moves their folder away, then requests the sync again (the last payload is re-run).
+    // The user moves their folder away, then applies the last sync again (the last payload is re-run).
     await fs.rename(mineDir.path, path.join(a.t.home, "browser-mine"));
-    const again = box.getByRole("button", { name: "Request the sync again" });
+    const again = box.getByRole("button", { name: "Apply the last sync again" });
     await tabTo(page, again);
     await page.keyboard.press("Enter");
     await page
       .getByRole("status")
-      .getByText(/applies the last sync the backend sent again/)
+      .getByText(/Applying the last sync the backend sent again/)
       .waitFor();
     await sync.getByText(/All 4 items synced/).waitFor({ timeout: 30_000 });
     expect(await fs.readFile(path.join(mineDir.path, "SKILL.md"), "utf8")).toContain(
@@ -236,13 +236,13 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     const { page } = await suite.open(a, "capabilities");
     const sync = page.getByRole("region", { name: "Sync" });
 
-    // Connected, nothing synced: what to do, and a button to request the sync.
+    // Connected, nothing synced: what to do, and a button that applies the last (empty) sync again.
     await sync.getByText(/Connected, but the backend has sent no skills/).waitFor();
     expect(await photograph(page, "capabilities-empty-connected")).toEqual([]);
-    await sync.getByRole("button", { name: "Request the sync" }).click();
+    await sync.getByRole("button", { name: "Apply the last sync again" }).click();
     await page
       .getByRole("status")
-      .getByText(/applies the last sync the backend sent again/)
+      .getByText(/Applying the last sync the backend sent again/)
       .waitFor();
     // The re-run is a sync like any other (revision 2); wait until it has finished, record included.
     await waitFor(() => a.services.capabilities?.lastResult()?.record?.revision === 2, {
