@@ -43,7 +43,7 @@ function sortRows<Row>(rows: readonly Row[], column: Column<Row> | undefined, as
 /** The box a wide table scrolls sideways in: a named region the keyboard reaches (axe: scrollable-region-focusable). */
 export function TableScroll(props: { label: string; children: ReactNode }) {
   return (
-    <div className="table-wrap" role="region" aria-label={props.label} tabIndex={0}>
+    <div className="table-wrap" role="region" aria-label={`${props.label} (table)`} tabIndex={0}>
       {props.children}
     </div>
   );

@@ -170,7 +170,7 @@ function PluginDetails(props: { row: PluginRow }) {
             : []),
         ]}
       />
-      <h4>Skills in this plugin</h4>
+      <h3 className="subheading">Skills in this plugin</h3>
       {r.skills.length === 0 ? (
         <Empty>None.</Empty>
       ) : (
@@ -207,13 +207,13 @@ function McpDetails(props: { row: McpRow }) {
           ["Status", r.statusDetail ?? r.status],
         ]}
       />
-      <h4>Definition (secrets masked)</h4>
+      <h3 className="subheading">Definition (secrets masked)</h3>
       <pre className="code selectable">{JSON.stringify(r.server, null, 2)}</pre>
-      <h4>Claude Code gets (project tasks, in its MCP config)</h4>
+      <h3 className="subheading">Claude Code gets (project tasks, in its MCP config)</h3>
       <pre className="code selectable">
         {r.claude ? JSON.stringify({ [r.name]: r.claude }, null, 2) : "nothing"}
       </pre>
-      <h4>Codex gets</h4>
+      <h3 className="subheading">Codex gets</h3>
       <pre className="code selectable">
         {r.codex.length ? r.codex.map((o) => `-c ${o}`).join("\n") : "nothing"}
       </pre>
