@@ -9,6 +9,7 @@ import { startTestBackend } from "../../src/demo-backend/server.js";
 import { snapshotTree } from "../integration/capabilities/sync-fixture.js";
 import { accessibilityProblems, browserUnavailable, screenshot } from "../support/e2e-browser.js";
 import { browserSuite } from "../support/e2e-suite.js";
+import { pathProblems } from "../support/e2e-layout.js";
 import { waitFor } from "../support/wait-for.js";
 
 const skip = browserUnavailable();
@@ -324,7 +325,7 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     expect(page.url()).toMatch(/#settings$/);
   });
 
-  it("a long path keeps its start and last segments, cut in the middle; the whole path is in the tooltip and shows on keyboard focus", async () => {
+  it("a long path is shown whole, not cut at either end, and wraps only after a separator in a narrow window", async () => {
     const backend = await startTestBackend({ installed: { skills: [1336], plugins: [], mcps: [] } });
     suite.later(() => backend.close());
     const a = await suite.startApp({
@@ -343,32 +344,25 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     await page.getByRole("button", { name: "Show both paths of browser" }).click();
     const box = page.getByRole("region", { name: /Conflict/ });
     const storeDir = path.join(a.t.paths.capabilityStore, "skills", "1336-default-browser");
-    const cut = box.locator(".path-cut", { hasText: "1336-default-browser" });
-    await cut.waitFor();
-    await expect(cut.getAttribute("title")).resolves.toBe(storeDir);
-    await expect(cut.textContent()).resolves.toBe(storeDir);
-    /** Measured in the page: whether the head is cut, the tail whole, and the path on one line. */
-    const widths = () =>
-      page.evaluate(`(() => {
-        const el = document.querySelector(".problem-box .path-cut[title$='1336-default-browser']");
-        const head = el.querySelector(".path-cut-head");
-        const tail = el.querySelector(".path-cut-tail");
-        return {
-          headCut: head.scrollWidth > head.clientWidth + 1,
-          tailWhole: tail.scrollWidth <= tail.clientWidth + 1,
-          tail: tail.textContent,
-          oneLine: el.getBoundingClientRect().height < 2 * (parseFloat(getComputedStyle(el).lineHeight) || 20),
-        };
-      })()`) as Promise<{ headCut: boolean; tailWhole: boolean; tail: string; oneLine: boolean }>;
-    expect(await widths()).toEqual({
-      headCut: true,
-      tailWhole: true,
-      tail: "/skills/1336-default-browser",
-      oneLine: true,
-    });
-    await tabTo(page, cut);
-    const focusedWidths = await widths();
-    expect(focusedWidths.headCut).toBe(false);
-    expect(await photograph(page, "capabilities-path-focused")).toEqual([]);
+    const shown = box.locator(`.path[data-path="${storeDir}"]`);
+    await shown.waitFor();
+    await expect(shown.textContent()).resolves.toBe(storeDir);
+    // It takes more than one line at this width, each line ending at a separator.
+    const lines = (await shown.evaluate((el) => {
+      const tops = new Map<number, string>();
+      for (const name of el.querySelectorAll(".path-name")) {
+        const rects = [...name.getClientRects()];
+        if (rects.length !== 1) return null;
+        const top = Math.round(rects[0]!.top);
+        tops.set(top, (tops.get(top) ?? "") + (name.textContent ?? ""));
+      }
+      return [...tops.values()];
+    })) as string[] | null;
+    expect(lines).not.toBeNull();
+    expect(lines!.length).toBeGreaterThan(1);
+    expect(lines!.join("")).toBe(storeDir);
+    expect(lines!.slice(0, -1).filter((line) => !line.endsWith("/"))).toEqual([]);
+    expect(await pathProblems(page)).toEqual([]);
+    expect(await photograph(page, "capabilities-path-wrapped")).toEqual([]);
   });
 });

@@ -84,6 +84,9 @@ const FIELD_WORDS: Record<EntryField, string> = {
   usesLeft: "Uses left",
 };
 
+/** The fields in the order the form shows them (the summary lists problems in this order). */
+const FIELD_ORDER = Object.keys(FIELD_WORDS) as EntryField[];
+
 /**
  * Every problem of the entry at once, by field (each reason also sits under its field, which
  * `aria-describedby` ties to it); plain text, so a field's label stays the only thing named after it.
@@ -135,7 +138,9 @@ export function EntryEditor(props: {
 
   // Every problem at once: the limits the editor could not read, then what main refuses.
   const problems: EntryProblem[] = edited
-    ? [...(parsed.ok ? [] : parsed.problems), ...(check?.problems ?? [])]
+    ? [...(parsed.ok ? [] : parsed.problems), ...(check?.problems ?? [])].sort(
+        (x, y) => FIELD_ORDER.indexOf(x.field) - FIELD_ORDER.indexOf(y.field),
+      )
     : [];
   const fieldError = (field: EntryField): string | null =>
     problems.find((p) => p.field === field)?.reason ?? null;
