@@ -1,7 +1,6 @@
 // The allowlist editor: effective settings per agent, entries (add, edit, delete, duplicate) written to
 // E/exec-approvals.json at once through the approvals store, validation as you type, the test box and
 // the audit preview. Refusals (a bad glob, an invalid file) are values with the reason, never a write.
-import fs from "node:fs";
 import path from "node:path";
 import {
   AllowlistEntryError,
