@@ -47,6 +47,59 @@ async function usersItems(
   return out;
 }
 
+/** The button that re-applies the last sync the backend sent (the device protocol has no way to ask for one). */
+export const APPLY_AGAIN = "Apply the last sync again";
+
+/** HTTP statuses a download can fail with, in words and what to do (msg.httpStatus). */
+function httpAdvice(name: string, status: number): string {
+  const what = `The download of ${name}'s package failed: the backend answered HTTP ${status}`;
+  if (status >= 500)
+    return `${what}, an error on the backend's side. Nothing of ${name} was changed here. Use "${APPLY_AGAIN}" in a while to download it again; if it keeps failing, the package or the backend needs fixing in Wegent.`;
+  if (status === 401 || status === 403)
+    return `${what}: it refused this device (the download link may have expired). Nothing of ${name} was changed here. Sync this device again from the Wegent web page, which sends fresh links.`;
+  if (status === 404)
+    return `${what}: the package is not there. Nothing of ${name} was changed here. Check ${name} in Wegent (it may have been removed), then sync this device again from the Wegent web page.`;
+  return `${what}. Nothing of ${name} was changed here. Use "${APPLY_AGAIN}" to try again; if it keeps failing, check ${name} in Wegent.`;
+}
+
+/**
+ * For a failed item: what happened in plain words — which item, which step, the HTTP status — and
+ * what to do. The reason itself stays in the contract's wording (it is what the backend's ack says).
+ */
+export function failureAdvice(name: string, reason: string): string {
+  const http = /download failed with HTTP (\d{3})/.exec(reason);
+  if (http) return httpAdvice(name, Number(http[1]));
+  const download = /download failed: (.+)$/.exec(reason);
+  if (download)
+    return `The download of ${name}'s package failed (${download[1]}). Nothing of ${name} was changed here. Check that the backend can be reached, then use "${APPLY_AGAIN}".`;
+  if (/checksum mismatch/.test(reason))
+    return `The package downloaded for ${name} is not the one the backend described (its checksum differs), so it was not installed. Sync this device again from the Wegent web page; if it happens again, the package on the backend is damaged.`;
+  return `${name} was not installed: ${reason}. Use "${APPLY_AGAIN}" to try again once the cause is fixed; if it fails the same way, check ${name} in Wegent.`;
+}
+
+/** For a conflict: Gatehouse never touches the user's item; what to do to use either one. */
+export function conflictAdvice(name: string, usersItemThere: boolean): string {
+  const keep = `Gatehouse never overwrites or deletes your item. To use the Wegent one, move or rename yours, then use "${APPLY_AGAIN}". To keep yours, remove ${name} for this device in Wegent.`;
+  return usersItemThere
+    ? keep
+    : `${keep} Your item is not there any more: use "${APPLY_AGAIN}" to install ${name}.`;
+}
+
+function problemOf(
+  name: string,
+  reason: string,
+  conflict: boolean,
+  theirs: ProblemPath[],
+  ours: ProblemPath[],
+): ItemProblem {
+  return {
+    kind: conflict ? "conflict" : "failed",
+    reason,
+    whatToDo: conflict ? conflictAdvice(name, theirs.length > 0) : failureAdvice(name, reason),
+    paths: [...theirs, ...ours],
+  };
+}
+
 async function ours(p: string | null): Promise<ProblemPath[]> {
   return p ? [{ path: p, role: "ours", runtime: null, exists: await exists(p) }] : [];
 }
@@ -73,7 +126,7 @@ export async function skillProblem(
         inputs,
       )
     : [];
-  return { kind: conflict ? "conflict" : "failed", reason, paths: [...theirs, ...(await ours(storePath))] };
+  return problemOf(name, reason, conflict, theirs, await ours(storePath));
 }
 
 export async function pluginProblem(
@@ -134,9 +187,15 @@ export async function pluginProblem(
       );
     }
   }
-  return { kind: conflict ? "conflict" : "failed", reason, paths: [...theirs, ...(await ours(storePath))] };
+  return problemOf(name, reason, conflict, theirs, await ours(storePath));
 }
 
-export function mcpProblem(reason: string, conflict: boolean): ItemProblem {
-  return { kind: conflict ? "conflict" : "failed", reason, paths: [] };
+/** An MCP server has no paths to show; its conflict is with a server of the same name the user has. */
+export function mcpProblem(name: string, reason: string, conflict: boolean): ItemProblem {
+  return {
+    kind: conflict ? "conflict" : "failed",
+    reason,
+    whatToDo: conflict ? conflictAdvice(name, true) : failureAdvice(name, reason),
+    paths: [],
+  };
 }

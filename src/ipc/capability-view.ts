@@ -350,7 +350,9 @@ export function mcpRows(inputs: ViewInputs): McpRow[] {
       codex: codex.overrides,
       notices: codex.notices,
       problem:
-        error === undefined ? null : mcpProblem(error || "the last sync failed", isConflictError(error)),
+        error === undefined
+          ? null
+          : mcpProblem(name, error || "the last sync failed", isConflictError(error)),
     });
   }
   for (const [name, error] of failed) {
@@ -368,7 +370,7 @@ export function mcpRows(inputs: ViewInputs): McpRow[] {
       claude: null,
       codex: [],
       notices: [],
-      problem: mcpProblem(error || "the last sync failed", isConflictError(error)),
+      problem: mcpProblem(name, error || "the last sync failed", isConflictError(error)),
     });
   }
   return rows;

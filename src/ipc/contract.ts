@@ -69,11 +69,20 @@ export type EntryInput = z.infer<typeof EntryInputSchema>;
 export const EntryFieldSchema = z.enum(["pattern", "argPattern", "cwd", "expiresAt", "usesLeft"]);
 export type EntryField = z.infer<typeof EntryFieldSchema>;
 
-/** Validation as you type: the first problem with its field, plus notes (what a bare name resolves to today). */
-export const EntryCheckSchema = z.union([
-  z.object({ ok: z.literal(true), notes: z.array(z.string()) }),
-  z.object({ ok: z.literal(false), field: EntryFieldSchema, reason: z.string(), notes: z.array(z.string()) }),
-]);
+export const EntryProblemSchema = z.object({ field: EntryFieldSchema, reason: z.string() });
+export type EntryProblem = z.infer<typeof EntryProblemSchema>;
+
+/**
+ * Validation as you type: every problem, each with its field (ok when there are none), notes (what a
+ * bare name resolves to today) and a warning when the program the entry names is not there today —
+ * a warning, not a problem: the entry may be added before the program is installed.
+ */
+export const EntryCheckSchema = z.object({
+  ok: z.boolean(),
+  problems: z.array(EntryProblemSchema),
+  notes: z.array(z.string()),
+  warning: z.string().nullable(),
+});
 export type EntryCheck = z.infer<typeof EntryCheckSchema>;
 
 export const EntryViewSchema = z.object({
@@ -284,7 +293,7 @@ export const SyncStateSchema = z.object({
   progress: SyncProgressSchema.nullable(),
   /** The backend connection: whether a sync can come, and whether one can be asked for again. */
   connection: ConnectionStateNameSchema.nullable(),
-  /** A payload was received in this run of the app, so "Request the sync again" can re-run it. */
+  /** A payload was received in this run of the app, so "Apply the last sync again" can re-run it. */
   canRequest: z.boolean(),
 });
 export type SyncState = z.infer<typeof SyncStateSchema>;

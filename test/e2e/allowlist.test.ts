@@ -39,14 +39,14 @@ describe.skipIf(skip)("allowlist editor", () => {
     const submit = form.getByRole("button", { name: "Add entry" });
 
     await pattern.fill("bin/*");
-    await form.getByText("pattern must be an absolute path or start with ~/").waitFor();
+    await form.getByText("pattern must be an absolute path or start with ~/", { exact: true }).waitFor();
     expect(await pattern.getAttribute("aria-invalid")).toBe("true");
     expect(await submit.isDisabled()).toBe(true);
 
     await pattern.fill(ls);
     const args = form.getByLabel("Arguments (regular expression)");
     await args.fill("^(-la");
-    await form.getByText(/argPattern is not a valid regular expression/).waitFor();
+    await form.locator(".field-error", { hasText: /argPattern is not a valid regular expression/ }).waitFor();
     expect(await submit.isDisabled()).toBe(true);
     expect(await sharedEntries(a)).toEqual([]);
 
@@ -117,9 +117,88 @@ describe.skipIf(skip)("allowlist editor", () => {
     expect(await form.locator(".field-error").count()).toBe(0);
     await form.getByLabel("Program (pattern)").fill("bin/*");
     await form.getByLabel("Uses left").fill("-3");
-    await form.getByText("pattern must be an absolute path or start with ~/").waitFor();
-    await form.getByText("uses left must be a whole number ≥ 0").waitFor();
+    await form.getByText("pattern must be an absolute path or start with ~/", { exact: true }).waitFor();
+    await form.getByText("uses left must be a whole number ≥ 0", { exact: true }).waitFor();
     expect(await form.locator(".field-error").count()).toBe(2);
+  });
+
+  it("every problem of a new entry shows at once, each next to its field (aria-invalid, described by its reason), and in a summary; Add stays disabled", async () => {
+    const { a, page } = await open();
+    await page.getByRole("button", { name: "Add entry" }).click();
+    const form = page.getByRole("form", { name: "New allowlist entry" });
+    const fields = {
+      pattern: form.getByLabel("Program (pattern)"),
+      args: form.getByLabel("Arguments (regular expression)"),
+      cwd: form.getByLabel("Only in folders matching"),
+      uses: form.getByLabel("Uses left"),
+    };
+    await fields.pattern.fill("bin/*");
+    await fields.args.fill("^(-la");
+    await fields.cwd.fill("Projects/**");
+    await fields.uses.fill("lots");
+    const summary = form.getByTestId("entry-problems");
+    await summary.getByText("This entry cannot be saved yet: 4 problems.").waitFor();
+    const reasons = {
+      pattern: "pattern must be an absolute path or start with ~/",
+      args: /^argPattern is not a valid regular expression/,
+      cwd: "cwd must be an absolute path or start with ~/",
+      uses: "uses left must be a whole number ≥ 0",
+    };
+    for (const [key, field] of Object.entries(fields) as Array<
+      [keyof typeof fields, (typeof fields)["pattern"]]
+    >) {
+      expect(await field.getAttribute("aria-invalid")).toBe("true");
+      // The field is described by the line that gives its reason.
+      const describedBy = await field.getAttribute("aria-describedby");
+      const line = form.locator(`[id="${describedBy}"]`);
+      const reason = reasons[key];
+      if (typeof reason === "string") await expect(line.textContent()).resolves.toBe(reason);
+      else expect(await line.textContent()).toMatch(reason);
+    }
+    await expect(summary.locator("li").allTextContents()).resolves.toEqual([
+      "Program: pattern must be an absolute path or start with ~/",
+      expect.stringMatching(/^Arguments: argPattern is not a valid regular expression/),
+      "Folders: cwd must be an absolute path or start with ~/",
+      "Uses left: uses left must be a whole number ≥ 0",
+    ]);
+    expect(await form.getByRole("button", { name: "Add entry" }).isDisabled()).toBe(true);
+    // Fixing one leaves the others listed.
+    await fields.args.fill("^-la$");
+    await summary.getByText("This entry cannot be saved yet: 3 problems.").waitFor();
+    expect(await fields.args.getAttribute("aria-invalid")).toBe("false");
+    expect(await sharedEntries(a)).toEqual([]);
+  });
+
+  it("a program that does not exist today is a warning next to the pattern, not an error: the entry can still be added", async () => {
+    const { a, page } = await open();
+    await page.getByRole("button", { name: "Add entry" }).click();
+    const form = page.getByRole("form", { name: "New allowlist entry" });
+    const pattern = form.getByLabel("Program (pattern)");
+    const missing = `${a.t.home}/bin/not-installed-yet`;
+    await pattern.fill(missing);
+    const line = form.locator(`[id="${await pattern.getAttribute("aria-describedby")}"]`);
+    await waitFor(
+      async () => ((await line.textContent()) ?? "").startsWith("Warning: There is no program at"),
+      {
+        what: "the missing-program warning",
+      },
+    );
+    await expect(line.textContent()).resolves.toContain(`There is no program at ${missing} today`);
+    expect(await line.getAttribute("class")).toBe("field-warning");
+    expect(await pattern.getAttribute("aria-invalid")).toBe("false");
+    expect(await form.getByTestId("entry-problems").count()).toBe(0);
+    const submit = form.getByRole("button", { name: "Add entry" });
+    await waitFor(async () => !(await submit.isDisabled()), { what: "the Add button to enable" });
+    await submit.click();
+    await page.getByRole("status").getByText("Entry added.").waitFor();
+    expect(await sharedEntries(a)).toEqual([expect.objectContaining({ pattern: missing })]);
+    // A real program gets no warning.
+    await page.getByRole("button", { name: "Add entry" }).click();
+    await form.getByLabel("Program (pattern)").fill(realProgram("ls"));
+    await waitFor(async () => !(await form.getByRole("button", { name: "Add entry" }).isDisabled()), {
+      what: "the Add button to enable",
+    });
+    expect(await form.locator(".field-warning").count()).toBe(0);
   });
 
   it("a long path wraps at its slashes, never inside a name, in a narrow window", async () => {

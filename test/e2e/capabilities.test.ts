@@ -9,6 +9,7 @@ import { startTestBackend } from "../../src/demo-backend/server.js";
 import { snapshotTree } from "../integration/capabilities/sync-fixture.js";
 import { accessibilityProblems, browserUnavailable, screenshot } from "../support/e2e-browser.js";
 import { browserSuite } from "../support/e2e-suite.js";
+import { pathProblems } from "../support/e2e-layout.js";
 import { waitFor } from "../support/wait-for.js";
 
 const skip = browserUnavailable();
@@ -207,14 +208,14 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     expect(a.host.opened).toEqual([mineDir.path]);
     expect(a.host.revealed).toEqual([]);
 
-    // The user moves their folder away, then requests the sync again (the last payload is re-run).
+    // The user moves their folder away, then applies the last sync again (the last payload is re-run).
     await fs.rename(mineDir.path, path.join(a.t.home, "browser-mine"));
-    const again = box.getByRole("button", { name: "Request the sync again" });
+    const again = box.getByRole("button", { name: "Apply the last sync again" });
     await tabTo(page, again);
     await page.keyboard.press("Enter");
     await page
       .getByRole("status")
-      .getByText(/applies the last sync the backend sent again/)
+      .getByText(/Applying the last sync the backend sent again/)
       .waitFor();
     await sync.getByText(/All 4 items synced/).waitFor({ timeout: 30_000 });
     expect(await fs.readFile(path.join(mineDir.path, "SKILL.md"), "utf8")).toContain(
@@ -236,13 +237,13 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     const { page } = await suite.open(a, "capabilities");
     const sync = page.getByRole("region", { name: "Sync" });
 
-    // Connected, nothing synced: what to do, and a button to request the sync.
+    // Connected, nothing synced: what to do, and a button that applies the last (empty) sync again.
     await sync.getByText(/Connected, but the backend has sent no skills/).waitFor();
     expect(await photograph(page, "capabilities-empty-connected")).toEqual([]);
-    await sync.getByRole("button", { name: "Request the sync" }).click();
+    await sync.getByRole("button", { name: "Apply the last sync again" }).click();
     await page
       .getByRole("status")
-      .getByText(/applies the last sync the backend sent again/)
+      .getByText(/Applying the last sync the backend sent again/)
       .waitFor();
     // The re-run is a sync like any other (revision 2); wait until it has finished, record included.
     await waitFor(() => a.services.capabilities?.lastResult()?.record?.revision === 2, {
@@ -324,7 +325,7 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     expect(page.url()).toMatch(/#settings$/);
   });
 
-  it("a long path keeps its start and last segments, cut in the middle; the whole path is in the tooltip and shows on keyboard focus", async () => {
+  it("a long path is shown whole, not cut at either end, and wraps only after a separator in a narrow window", async () => {
     const backend = await startTestBackend({ installed: { skills: [1336], plugins: [], mcps: [] } });
     suite.later(() => backend.close());
     const a = await suite.startApp({
@@ -343,32 +344,25 @@ describe.skipIf(skip)("capability browser: problems, progress and next steps", (
     await page.getByRole("button", { name: "Show both paths of browser" }).click();
     const box = page.getByRole("region", { name: /Conflict/ });
     const storeDir = path.join(a.t.paths.capabilityStore, "skills", "1336-default-browser");
-    const cut = box.locator(".path-cut", { hasText: "1336-default-browser" });
-    await cut.waitFor();
-    await expect(cut.getAttribute("title")).resolves.toBe(storeDir);
-    await expect(cut.textContent()).resolves.toBe(storeDir);
-    /** Measured in the page: whether the head is cut, the tail whole, and the path on one line. */
-    const widths = () =>
-      page.evaluate(`(() => {
-        const el = document.querySelector(".problem-box .path-cut[title$='1336-default-browser']");
-        const head = el.querySelector(".path-cut-head");
-        const tail = el.querySelector(".path-cut-tail");
-        return {
-          headCut: head.scrollWidth > head.clientWidth + 1,
-          tailWhole: tail.scrollWidth <= tail.clientWidth + 1,
-          tail: tail.textContent,
-          oneLine: el.getBoundingClientRect().height < 2 * (parseFloat(getComputedStyle(el).lineHeight) || 20),
-        };
-      })()`) as Promise<{ headCut: boolean; tailWhole: boolean; tail: string; oneLine: boolean }>;
-    expect(await widths()).toEqual({
-      headCut: true,
-      tailWhole: true,
-      tail: "/skills/1336-default-browser",
-      oneLine: true,
-    });
-    await tabTo(page, cut);
-    const focusedWidths = await widths();
-    expect(focusedWidths.headCut).toBe(false);
-    expect(await photograph(page, "capabilities-path-focused")).toEqual([]);
+    const shown = box.locator(`.path[data-path="${storeDir}"]`);
+    await shown.waitFor();
+    await expect(shown.textContent()).resolves.toBe(storeDir);
+    // It takes more than one line at this width, each line ending at a separator.
+    const lines = (await shown.evaluate((el) => {
+      const tops = new Map<number, string>();
+      for (const name of el.querySelectorAll(".path-name")) {
+        const rects = [...name.getClientRects()];
+        if (rects.length !== 1) return null;
+        const top = Math.round(rects[0]!.top);
+        tops.set(top, (tops.get(top) ?? "") + (name.textContent ?? ""));
+      }
+      return [...tops.values()];
+    })) as string[] | null;
+    expect(lines).not.toBeNull();
+    expect(lines!.length).toBeGreaterThan(1);
+    expect(lines!.join("")).toBe(storeDir);
+    expect(lines!.slice(0, -1).filter((line) => !line.endsWith("/"))).toEqual([]);
+    expect(await pathProblems(page)).toEqual([]);
+    expect(await photograph(page, "capabilities-path-wrapped")).toEqual([]);
   });
 });

@@ -75,8 +75,8 @@ export function CopyText(props: {
   label: string;
   mono?: boolean;
   reveal?: boolean;
-  /** A path: one line, cut in the middle when too long (path-text.tsx). */
-  cut?: boolean;
+  /** A path: wraps only after its separators (path-text.tsx). */
+  path?: boolean;
 }) {
   const [problem, setProblem] = useState<string | null>(null);
   const reveal = async () => {
@@ -88,8 +88,8 @@ export function CopyText(props: {
   };
   return (
     <span className="copy-text">
-      {props.cut ? (
-        <PathText text={props.text} cut="middle" className="mono selectable" />
+      {props.path ? (
+        <PathText text={props.text} className="mono selectable" />
       ) : (
         <span className={props.mono === false ? "selectable" : "mono selectable"}>{props.text}</span>
       )}

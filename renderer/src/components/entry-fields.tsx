@@ -24,7 +24,7 @@ export function entryOfPatterns(patterns: EntryPatterns): EntryInput {
 
 /** Why main refuses `field`, or null. */
 export function checkError(check: EntryCheck | null, field: EntryField): string | null {
-  return check && !check.ok && check.field === field ? check.reason : null;
+  return check?.problems.find((p) => p.field === field)?.reason ?? null;
 }
 
 /**
@@ -61,6 +61,7 @@ export function EntryPatternFields(props: {
         onChange={set("pattern")}
         placeholder="/usr/bin/git, rg, ~/bin/**"
         error={checkError(check, "pattern")}
+        warning={check?.warning ?? null}
         note={check?.notes.join(" ") ?? null}
         autoFocus={props.autoFocus}
       />

@@ -15,8 +15,10 @@ export interface FieldProps {
   label: string;
   /** The label is read by screen readers only (a search box whose placeholder says what it is). */
   hideLabel?: boolean;
-  /** The reason the value is refused; shown instead of the note. */
+  /** The reason the value is refused; shown instead of the warning and the note. */
   error?: string | null;
+  /** Something the person should know that does not stop a save (shown instead of the note). */
+  warning?: string | null;
   /** Help under the control. A field given `note` or `error` (even null) keeps its message line. */
   note?: ReactNode;
   /** Stacked fields: span both columns of the editor grid. */
@@ -27,11 +29,17 @@ export interface FieldProps {
   className?: string;
 }
 
-/** The message line under a control: the error when there is one, else the note. */
-export function FieldMessage(props: { id: string; error?: string | null; note?: ReactNode }) {
+/** The message line under a control: the error when there is one, else the warning, else the note. */
+export function FieldMessage(props: {
+  id: string;
+  error?: string | null;
+  warning?: string | null;
+  note?: ReactNode;
+}) {
+  const kind = props.error ? "field-error" : props.warning ? "field-warning" : "field-note";
   return (
-    <span id={props.id} className={props.error ? "field-error" : "field-note"} aria-live="polite">
-      {props.error ?? props.note ?? ""}
+    <span id={props.id} className={kind} aria-live="polite">
+      {props.error ?? (props.warning ? `Warning: ${props.warning}` : null) ?? props.note ?? ""}
     </span>
   );
 }
@@ -63,7 +71,9 @@ export function FormField(props: FieldProps & { children: (control: ControlProps
     <div className={classes}>
       {label}
       {props.children(control)}
-      {hasMessage ? <FieldMessage id={messageId} error={props.error} note={props.note} /> : null}
+      {hasMessage ? (
+        <FieldMessage id={messageId} error={props.error} warning={props.warning} note={props.note} />
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 // The one data table of the screens: a labelled native <table> (screen readers announce rows and
 // columns), described by its columns, with optional sorting (header buttons that set `aria-sort`), row
-// classes (e.g. "inactive") and an empty state in place of an empty table.
+// classes (e.g. "inactive") and an empty state in place of an empty table. A table wider than the
+// window scrolls sideways inside its own region, which the keyboard reaches (Tab, then the arrow keys),
+// and its actions column stays in view (sticky, styles.css), so a row's buttons are never off screen.
 import { useMemo, useState, type ReactNode } from "react";
 import { Empty } from "./common.js";
 
@@ -38,6 +40,15 @@ function sortRows<Row>(rows: readonly Row[], column: Column<Row> | undefined, as
   });
 }
 
+/** The box a wide table scrolls sideways in: a named region the keyboard reaches (axe: scrollable-region-focusable). */
+export function TableScroll(props: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap" role="region" aria-label={`${props.label} (table)`} tabIndex={0}>
+      {props.children}
+    </div>
+  );
+}
+
 function HeaderCell<Row>(props: {
   column: Column<Row>;
   sort: SortState | null;
@@ -46,7 +57,7 @@ function HeaderCell<Row>(props: {
   const { column, sort } = props;
   if (column.hideHeader) {
     return (
-      <th scope="col">
+      <th scope="col" className={column.className}>
         <span className="visually-hidden">{column.header}</span>
       </th>
     );
@@ -98,7 +109,7 @@ export function Table<Row>(props: {
 
   if (rows.length === 0 && props.empty !== undefined) return <Empty>{props.empty}</Empty>;
   return (
-    <div className="table-wrap">
+    <TableScroll label={props.label}>
       <table className={props.className ? `table ${props.className}` : "table"} aria-label={props.label}>
         <thead>
           <tr>
@@ -119,6 +130,6 @@ export function Table<Row>(props: {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -6,6 +6,8 @@ import { useDebounced, useRemote } from "../bridge.js";
 import { Empty, Loading, Message, Pill, type Tone } from "../components/common.js";
 import { clock, sourceWords, timeOfDay } from "../words.js";
 import { elevationDuration, elevationWho } from "../../../src/shared/elevation-choices.js";
+import { PathText } from "../components/path-text.js";
+import { TableScroll } from "../components/table.js";
 
 const DECISION: Record<AuditRecord["decision"], { label: string; tone: Tone }> = {
   "allow-once": { label: "allowed", tone: "good" },
@@ -129,7 +131,7 @@ export function ActivityScreen() {
           {list.data.scanned === 0 ? "Nothing has been asked for yet." : "Nothing matches the filters."}
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <TableScroll label="Audit log">
           <table className="table activity" aria-label="Audit log">
             <thead>
               <tr>
@@ -162,8 +164,8 @@ export function ActivityScreen() {
                     <td>
                       <span className="mono selectable wrap">{r.command}</span>
                       <div className="cell-note">
-                        {r.event === "run" ? "ran" : "decided"} in <span className="mono">{r.cwd}</span> ·{" "}
-                        {r.reason}
+                        {r.event === "run" ? "ran" : "decided"} in <PathText className="mono" text={r.cwd} />{" "}
+                        · {r.reason}
                       </div>
                     </td>
                     <td>
@@ -186,7 +188,7 @@ export function ActivityScreen() {
               )}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import type { AgentView, AllowlistState, EntryView } from "../../../src/ipc/cont
 import { useRemote } from "../bridge.js";
 import { Button } from "../components/buttons.js";
 import { Loading, Message, Section } from "../components/common.js";
+import { PathText } from "../components/path-text.js";
 import { AgentList, withExtraAgents } from "./allowlist/agent-list.js";
 import { EntriesTable } from "./allowlist/entries-table.js";
 import { EntryEditor } from "./allowlist/entry-editor.js";
@@ -20,7 +21,7 @@ function FileLine(props: { file: AllowlistState["file"] }) {
   return (
     <>
       <p className="muted">
-        Saved in <span className="mono selectable">{file.path}</span>
+        Saved in <PathText className="mono selectable" text={file.path} />
         {file.status === "missing" ? " (created when you first change something)" : ""}
       </p>
       {file.status === "invalid" ? (

@@ -19,6 +19,7 @@ import { hasDanger, RiskBanner } from "./approval/risk-banner.js";
 import { DENY_REASON_MAX } from "../../../src/shared/deny-reason.js";
 import { ElevatedBar } from "./approval/elevated-bar.js";
 import { useArming, type Arming } from "./approval/use-arming.js";
+import { PathText } from "../components/path-text.js";
 
 export function usePendingPrompts(): { prompts: PromptView[]; error: string | null } {
   const [prompts, setPrompts] = useState<PromptView[]>([]);
@@ -259,7 +260,7 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
         <ul className="file-paths" aria-label="Files">
           {file.paths.map((p) => (
             <li key={p.path}>
-              <span className="mono selectable">{p.path}</span>{" "}
+              <PathText className="mono selectable" text={p.path} />{" "}
               <span className="muted">— {whereWords(p)}</span>
             </li>
           ))}
@@ -278,7 +279,9 @@ export function ApprovalDialog(props: { prompts: PromptView[]; onEmpty?: () => v
       <dl className="kv approval-meta">
         <div className="kv-row">
           <dt>{file || tool ? "Task's folder" : "Folder"}</dt>
-          <dd className="mono selectable">{prompt.cwd}</dd>
+          <dd>
+            <PathText className="mono selectable" text={prompt.cwd} />
+          </dd>
         </div>
         <Provenance prompt={prompt} />
         <div className="kv-row">

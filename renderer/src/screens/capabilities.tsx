@@ -1,7 +1,7 @@
 // The capability browser (ui.md "Capability browser"): tabs Skills / Plugins / MCP servers with counts,
 // one search over name, description and tags, rows with source badge, status and version, a details
 // pane, and the sync state with a progress bar. Updates live on sync progress and catalogue changes.
-// Issue 16: a conflict or a failed item has actions (both paths, request the sync again, open folder),
+// Issue 16: a conflict or a failed item has actions (both paths, apply the last sync again, open folder),
 // the running sync shows live progress and can be cancelled, empty states say what to do next, and
 // long paths lose their middle, not their end.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
@@ -28,6 +28,7 @@ import {
   type MessageTone,
   type Tone,
 } from "../components/common.js";
+import { TableScroll } from "../components/table.js";
 import { PathText } from "../components/path-text.js";
 import { plural } from "../words.js";
 import { ProblemBox } from "./capabilities/item-problem.js";
@@ -74,7 +75,7 @@ function Links(props: { links: RuntimeLink[] }) {
       {props.links.map((link) => (
         <li key={link.path}>
           <span className="muted">{link.runtime === "claude" ? "Claude Code" : "Codex"}: </span>
-          <CopyText text={link.path} label={`${link.runtime} path`} reveal={link.kind !== "missing"} cut />
+          <CopyText text={link.path} label={`${link.runtime} path`} reveal={link.kind !== "missing"} path />
           <span className="muted">
             {link.kind === "link"
               ? " → "
@@ -84,7 +85,7 @@ function Links(props: { links: RuntimeLink[] }) {
                   ? " (missing)"
                   : " (the user's own item)"}
           </span>
-          {link.target ? <PathText text={link.target} cut="middle" className="mono selectable" /> : null}
+          {link.target ? <PathText text={link.target} className="mono selectable" /> : null}
         </li>
       ))}
     </ul>
@@ -100,17 +101,17 @@ function SkillDetails(props: { row: SkillRow }) {
         ["Source", r.sourceLabel],
         ["Status", r.statusDetail ?? r.status],
         ...(r.onDisk
-          ? ([["Folder", <CopyText key="p" text={r.path} label="skill folder" reveal cut />]] as Array<
+          ? ([["Folder", <CopyText key="p" text={r.path} label="skill folder" reveal path />]] as Array<
               [string, ReactNode]
             >)
           : []),
         ...(r.realpath && r.realpath !== r.path
           ? ([
-              ["Real folder", <CopyText key="rp" text={r.realpath} label="real folder" reveal cut />],
+              ["Real folder", <CopyText key="rp" text={r.realpath} label="real folder" reveal path />],
             ] as Array<[string, ReactNode]>)
           : []),
         ...(r.storePath
-          ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal cut />]] as Array<
+          ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal path />]] as Array<
               [string, ReactNode]
             >)
           : []),
@@ -156,11 +157,11 @@ function PluginDetails(props: { row: PluginRow }) {
           ["Scope", r.scope ?? "—"],
           ...(r.installPath
             ? ([
-                ["Installed at", <CopyText key="i" text={r.installPath} label="install path" reveal cut />],
+                ["Installed at", <CopyText key="i" text={r.installPath} label="install path" reveal path />],
               ] as Array<[string, ReactNode]>)
             : []),
           ...(r.storePath
-            ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal cut />]] as Array<
+            ? ([["Store", <CopyText key="s" text={r.storePath} label="store path" reveal path />]] as Array<
                 [string, ReactNode]
               >)
             : []),
@@ -169,7 +170,7 @@ function PluginDetails(props: { row: PluginRow }) {
             : []),
         ]}
       />
-      <h4>Skills in this plugin</h4>
+      <h3 className="subheading">Skills in this plugin</h3>
       {r.skills.length === 0 ? (
         <Empty>None.</Empty>
       ) : (
@@ -206,13 +207,13 @@ function McpDetails(props: { row: McpRow }) {
           ["Status", r.statusDetail ?? r.status],
         ]}
       />
-      <h4>Definition (secrets masked)</h4>
+      <h3 className="subheading">Definition (secrets masked)</h3>
       <pre className="code selectable">{JSON.stringify(r.server, null, 2)}</pre>
-      <h4>Claude Code gets (project tasks, in its MCP config)</h4>
+      <h3 className="subheading">Claude Code gets (project tasks, in its MCP config)</h3>
       <pre className="code selectable">
         {r.claude ? JSON.stringify({ [r.name]: r.claude }, null, 2) : "nothing"}
       </pre>
-      <h4>Codex gets</h4>
+      <h3 className="subheading">Codex gets</h3>
       <pre className="code selectable">
         {r.codex.length ? r.codex.map((o) => `-c ${o}`).join("\n") : "nothing"}
       </pre>
@@ -514,30 +515,34 @@ export function CapabilitiesScreen() {
                 {plural(state.data.index.count, "skill")} offered to agents, about{" "}
                 {state.data.index.cost_tokens} tokens of prompt.
               </p>
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Rank</th>
-                    <th scope="col">Folder</th>
-                    <th scope="col">Source</th>
-                    <th scope="col">Skills</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.data.roots.map((root) => (
-                    <tr key={`${root.rank}-${root.path}`}>
-                      <td>{root.rank}</td>
-                      <td className="mono">
-                        <PathText text={root.path} />
-                        {root.error ? <div className="cell-note warn-text">{root.error}</div> : null}
-                        {!root.exists && !root.error ? <div className="cell-note">does not exist</div> : null}
-                      </td>
-                      <td>{root.source}</td>
-                      <td>{root.count}</td>
+              <TableScroll label="Skill folders">
+                <table className="table" aria-label="Skill folders">
+                  <thead>
+                    <tr>
+                      <th scope="col">Rank</th>
+                      <th scope="col">Folder</th>
+                      <th scope="col">Source</th>
+                      <th scope="col">Skills</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {state.data.roots.map((root) => (
+                      <tr key={`${root.rank}-${root.path}`}>
+                        <td>{root.rank}</td>
+                        <td className="mono">
+                          <PathText text={root.path} />
+                          {root.error ? <div className="cell-note warn-text">{root.error}</div> : null}
+                          {!root.exists && !root.error ? (
+                            <div className="cell-note">does not exist</div>
+                          ) : null}
+                        </td>
+                        <td>{root.source}</td>
+                        <td>{root.count}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
             </Section>
           ) : null}
         </>

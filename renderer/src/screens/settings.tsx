@@ -248,7 +248,7 @@ export function SettingsScreen() {
         </p>
         <div className="setting-line">
           <span>Logs</span>
-          <CopyText text={s.logsDir} label="logs folder" />
+          <CopyText text={s.logsDir} label="logs folder" path />
           <button
             type="button"
             className="button"
@@ -266,7 +266,7 @@ export function SettingsScreen() {
         </p>
         <div className="setting-line">
           <span>Socket</span>
-          <CopyText text={s.socketPath} label="socket path" />
+          <CopyText text={s.socketPath} label="socket path" path />
         </div>
         {confirmRotate ? (
           <div className="button-row">

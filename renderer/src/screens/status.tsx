@@ -13,6 +13,7 @@ import {
   Section,
   type Tone,
 } from "../components/common.js";
+import { TableScroll } from "../components/table.js";
 import { Button } from "../components/buttons.js";
 import { ProtectionSummary, useProtection } from "../components/protection.js";
 import { clock, plural, relativeTime, timeLeft } from "../words.js";
@@ -265,95 +266,99 @@ export function StatusScreen(props: {
         {s.tasks.length === 0 ? (
           <Empty>No tasks are running.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Folder</th>
-                <th scope="col">Started</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.tasks.map((t) => (
-                <tr key={`${t.taskId}/${t.subtaskId ?? ""}`}>
-                  <td className="mono">
-                    {t.taskId}
-                    {t.subtaskId ? ` / ${t.subtaskId}` : ""}
-                  </td>
-                  <td>{t.agent}</td>
-                  <td className="mono wrap">{t.workdir ?? "—"}</td>
-                  <td>{relativeTime(t.startedAt, now)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="link-button danger"
-                      aria-label={`Stop task ${t.taskId}`}
-                      onClick={() =>
-                        void call("tasks.stop", { taskId: t.taskId, subtaskId: t.subtaskId }).then((r) => {
-                          setProblem(
-                            r.ok ? (r.stopped ? null : "That task had already finished.") : r.reason,
-                          );
-                          status.reload();
-                        })
-                      }
-                    >
-                      Stop
-                    </button>
-                  </td>
+          <TableScroll label="Running tasks">
+            <table className="table" aria-label="Running tasks">
+              <thead>
+                <tr>
+                  <th scope="col">Task</th>
+                  <th scope="col">Agent</th>
+                  <th scope="col">Folder</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {s.tasks.map((t) => (
+                  <tr key={`${t.taskId}/${t.subtaskId ?? ""}`}>
+                    <td className="mono">
+                      {t.taskId}
+                      {t.subtaskId ? ` / ${t.subtaskId}` : ""}
+                    </td>
+                    <td>{t.agent}</td>
+                    <td className="mono wrap">{t.workdir ?? "—"}</td>
+                    <td>{relativeTime(t.startedAt, now)}</td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="link-button danger"
+                        aria-label={`Stop task ${t.taskId}`}
+                        onClick={() =>
+                          void call("tasks.stop", { taskId: t.taskId, subtaskId: t.subtaskId }).then((r) => {
+                            setProblem(
+                              r.ok ? (r.stopped ? null : "That task had already finished.") : r.reason,
+                            );
+                            status.reload();
+                          })
+                        }
+                      >
+                        Stop
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </Section>
       <Section title="Open terminals">
         {s.terminals.length === 0 ? (
           <Empty>The backend has no terminal open on this device.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Folder</th>
-                <th scope="col">Shell</th>
-                <th scope="col">Allowed by</th>
-                <th scope="col">Opened</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.terminals.map((t) => (
-                <tr key={t.sessionId}>
-                  <td className="mono wrap">{t.folder}</td>
-                  <td className="mono">{t.shell}</td>
-                  <td>{t.decidedBy === "user" ? "you" : t.decidedBy}</td>
-                  <td>{relativeTime(t.openedAt, now)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="link-button danger"
-                      aria-label={`Close the terminal in ${t.folder}`}
-                      onClick={() =>
-                        void call("terminals.close", { sessionId: t.sessionId }).then((r) => {
-                          setProblem(
-                            r.ok ? (r.closed ? null : "That terminal had already closed.") : r.reason,
-                          );
-                          status.reload();
-                        })
-                      }
-                    >
-                      Close
-                    </button>
-                  </td>
+          <TableScroll label="Open terminals">
+            <table className="table" aria-label="Open terminals">
+              <thead>
+                <tr>
+                  <th scope="col">Folder</th>
+                  <th scope="col">Shell</th>
+                  <th scope="col">Allowed by</th>
+                  <th scope="col">Opened</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {s.terminals.map((t) => (
+                  <tr key={t.sessionId}>
+                    <td className="mono wrap">{t.folder}</td>
+                    <td className="mono">{t.shell}</td>
+                    <td>{t.decidedBy === "user" ? "you" : t.decidedBy}</td>
+                    <td>{relativeTime(t.openedAt, now)}</td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="link-button danger"
+                        aria-label={`Close the terminal in ${t.folder}`}
+                        onClick={() =>
+                          void call("terminals.close", { sessionId: t.sessionId }).then((r) => {
+                            setProblem(
+                              r.ok ? (r.closed ? null : "That terminal had already closed.") : r.reason,
+                            );
+                            status.reload();
+                          })
+                        }
+                      >
+                        Close
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </Section>
       <Section title="Approval socket">
@@ -365,11 +370,11 @@ export function StatusScreen(props: {
         </p>
         <KeyValue
           rows={[
-            ["Socket", <CopyText key="socket" text={s.socket.path} label="socket path" />],
+            ["Socket", <CopyText key="socket" text={s.socket.path} label="socket path" path />],
             [
               "Approvals file",
               <span key="file">
-                <CopyText text={s.approvalsFile.path} label="approvals file path" reveal />
+                <CopyText text={s.approvalsFile.path} label="approvals file path" reveal path />
                 {s.approvalsFile.status === "invalid" ? (
                   <Message tone="error">{s.approvalsFile.error}</Message>
                 ) : null}
@@ -378,7 +383,7 @@ export function StatusScreen(props: {
                 ) : null}
               </span>,
             ],
-            ["Home", <CopyText key="home" text={s.home} label="home folder" reveal />],
+            ["Home", <CopyText key="home" text={s.home} label="home folder" reveal path />],
             ["Version", s.version],
           ]}
         />

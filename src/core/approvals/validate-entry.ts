@@ -22,61 +22,64 @@ function isCount(value: unknown): boolean {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
-export function validateEntry(entry: NewAllowlistEntry): EntryValidation {
-  if (typeof entry.pattern !== "string")
-    return { ok: false, field: "pattern", reason: "pattern is required" };
+export type EntryProblem = { field: EntryField; reason: string };
+
+/** The pattern's problems (one at most): a bad glob, or fields an MCP entry does not take. */
+function patternProblems(entry: NewAllowlistEntry): EntryProblem[] {
+  if (typeof entry.pattern !== "string") return [{ field: "pattern", reason: "pattern is required" }];
   const patternIssue = patternProblem(entry.pattern);
-  if (patternIssue) return { ok: false, field: "pattern", reason: `pattern ${patternIssue}` };
-  if (isMcpPattern(entry.pattern)) {
-    // An MCP tool call has no arguments line and no working folder to test.
-    if (entry.argPattern !== undefined)
-      return { ok: false, field: "argPattern", reason: "an MCP entry takes no argPattern" };
-    if (entry.cwd !== undefined) return { ok: false, field: "cwd", reason: "an MCP entry takes no cwd" };
-  }
+  if (patternIssue) return [{ field: "pattern", reason: `pattern ${patternIssue}` }];
+  if (!isMcpPattern(entry.pattern)) return [];
+  // An MCP tool call has no arguments line and no working folder to test.
+  const out: EntryProblem[] = [];
+  if (entry.argPattern !== undefined)
+    out.push({ field: "argPattern", reason: "an MCP entry takes no argPattern" });
+  if (entry.cwd !== undefined) out.push({ field: "cwd", reason: "an MCP entry takes no cwd" });
+  return out;
+}
 
-  if (entry.argPattern !== undefined) {
-    if (typeof entry.argPattern !== "string") {
-      return { ok: false, field: "argPattern", reason: "argPattern must be a string" };
-    }
-    if (entry.argPattern.length > MAX_ARG_PATTERN) {
-      return {
-        ok: false,
-        field: "argPattern",
-        reason: `argPattern is longer than ${MAX_ARG_PATTERN} characters`,
-      };
-    }
-    try {
-      new RegExp(entry.argPattern);
-    } catch (error) {
-      return {
-        ok: false,
-        field: "argPattern",
-        reason: `argPattern is not a valid regular expression (${(error as Error).message})`,
-      };
-    }
+function argPatternProblem(argPattern: unknown): string | null {
+  if (typeof argPattern !== "string") return "argPattern must be a string";
+  if (argPattern.length > MAX_ARG_PATTERN) return `argPattern is longer than ${MAX_ARG_PATTERN} characters`;
+  try {
+    new RegExp(argPattern);
+  } catch (error) {
+    return `argPattern is not a valid regular expression (${(error as Error).message})`;
   }
+  return null;
+}
 
-  if (entry.cwd !== undefined) {
-    if (typeof entry.cwd !== "string") return { ok: false, field: "cwd", reason: "cwd must be a string" };
-    const cwdIssue = pathGlobProblem(entry.cwd);
-    if (cwdIssue) return { ok: false, field: "cwd", reason: `cwd ${cwdIssue}` };
+/**
+ * Every problem of the entry, at most one per field, in the order of the fields (the editor shows them
+ * all at once, each next to its field).
+ */
+export function entryProblems(entry: NewAllowlistEntry): EntryProblem[] {
+  const out = patternProblems(entry);
+  const has = (field: EntryField) => out.some((p) => p.field === field);
+  if (entry.argPattern !== undefined && !has("argPattern")) {
+    const reason = argPatternProblem(entry.argPattern);
+    if (reason) out.push({ field: "argPattern", reason });
   }
-
+  if (entry.cwd !== undefined && !has("cwd")) {
+    const cwdIssue = typeof entry.cwd === "string" ? pathGlobProblem(entry.cwd) : "must be a string";
+    if (cwdIssue) out.push({ field: "cwd", reason: `cwd ${cwdIssue}` });
+  }
   if (entry.expiresAt !== undefined && entry.expiresAt !== null && !isCount(entry.expiresAt)) {
-    return {
-      ok: false,
+    out.push({
       field: "expiresAt",
       reason: "expiresAt must be a time in epoch milliseconds (or null for never)",
-    };
+    });
   }
   if (entry.usesLeft !== undefined && entry.usesLeft !== null && !isCount(entry.usesLeft)) {
-    return {
-      ok: false,
-      field: "usesLeft",
-      reason: "usesLeft must be a whole number ≥ 0 (or null for unlimited)",
-    };
+    out.push({ field: "usesLeft", reason: "usesLeft must be a whole number ≥ 0 (or null for unlimited)" });
   }
-  return { ok: true };
+  return out;
+}
+
+/** The first problem of the entry (what a save refuses it for), or ok. */
+export function validateEntry(entry: NewAllowlistEntry): EntryValidation {
+  const [first] = entryProblems(entry);
+  return first ? { ok: false, ...first } : { ok: true };
 }
 
 export class AllowlistEntryError extends Error {

@@ -1,7 +1,6 @@
 // The allowlist editor: effective settings per agent, entries (add, edit, delete, duplicate) written to
 // E/exec-approvals.json at once through the approvals store, validation as you type, the test box and
 // the audit preview. Refusals (a bad glob, an invalid file) are values with the reason, never a write.
-import fs from "node:fs";
 import path from "node:path";
 import {
   AllowlistEntryError,
@@ -9,6 +8,7 @@ import {
   DEFAULTS_AGENT_ID,
   presetOfDefaults,
   entryLiveness,
+  entryProblems,
   parseMcpPattern,
   patternKind,
   validateEntry,
@@ -82,16 +82,38 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
     }
     if (kind === "bare") {
       const found = bareResolution(pattern);
-      return found.path
-        ? [`${pattern} resolves to ${found.path} today.`]
-        : [`${pattern} resolves to nothing today (${found.error}); the entry will match once it is on PATH.`];
-    }
-    if (!/[*?[\]{}()!+@]/.test(pattern)) {
-      const full = expandHome(pattern, paths.home);
-      if (!fs.existsSync(full))
-        return [`There is no file at ${full} today; the entry matches nothing until there is.`];
+      return found.path ? [`${pattern} resolves to ${found.path} today.`] : [];
     }
     return [];
+  };
+
+  /**
+   * Whether the program the entry names is there today, resolved as the policy resolves a command word
+   * (resolveExecutable: a regular file it may run; a bare name on PATH). A glob names no one program:
+   * nothing to say. The warning says what is missing and that saving stays possible.
+   */
+  const programWarning = (entry: EntryInput): string | null => {
+    const pattern = entry.pattern.trim();
+    const kind = patternKind(pattern);
+    if (kind === "any" || kind === "mcp") return null;
+    if (kind === "bare") {
+      const found = bareResolution(pattern);
+      return found.path
+        ? null
+        : `No program named ${pattern} is on PATH today (${found.error}). You can still save the entry: it matches once ${pattern} is installed.`;
+    }
+    if (/[*?[\]{}()!+@]/.test(pattern)) return null;
+    const full = expandHome(pattern, paths.home);
+    const found = resolveExecutable(full, {
+      cwd: paths.home,
+      pathEnv: env.PATH ?? env.Path,
+      pathExt: env.PATHEXT,
+      home: paths.home,
+      platform,
+    });
+    return found.resolvedPath
+      ? null
+      : `There is no program at ${full} today (${found.error ?? "not found"}). You can still save the entry: it matches once the program is there.`;
   };
 
   const entryView = (agentId: string, entry: AllowlistEntry, now: number): EntryView => {
@@ -250,13 +272,17 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
 
     "allowlist.checkEntry": async ({ entry }): Promise<EntryCheck> => {
       const clean = withoutEmpty(entry);
-      if (clean.pattern === "")
-        return { ok: false, field: "pattern", reason: "pattern is required", notes: [] };
-      const checked = validateEntry(clean);
-      const notes = checked.ok || checked.field !== "pattern" ? notesFor(clean) : [];
-      return checked.ok
-        ? { ok: true, notes }
-        : { ok: false, field: checked.field, reason: checked.reason, notes };
+      // An empty pattern is one not typed yet: say what is needed, not what is wrong with "".
+      const problems = entryProblems(clean).map((p) =>
+        clean.pattern === "" && p.field === "pattern" ? { ...p, reason: "pattern is required" } : p,
+      );
+      const patternOk = !problems.some((p) => p.field === "pattern");
+      return {
+        ok: problems.length === 0,
+        problems,
+        notes: patternOk ? notesFor(clean) : [],
+        warning: patternOk ? programWarning(clean) : null,
+      };
     },
 
     "allowlist.explain": async ({ agentId, command, cwd }) => {

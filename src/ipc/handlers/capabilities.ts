@@ -1,6 +1,6 @@
 // The capability browser's state: the skill catalogue for the picked workspace, plugins, MCP servers,
 // and the sync state (manifest revision and digest, last sync per item, progress of a running sync);
-// and its actions: request the sync again, cancel the running sync, open a folder the screen was shown.
+// and its actions: apply the last sync again (it asks the backend nothing), cancel the running sync, open a folder the screen was shown.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { buildCapabilityReport, loadManifest, readLastSync } from "../../core/capabilities/index.js";
@@ -188,7 +188,7 @@ export function capabilitiesHandlers(ctx: HandlerContext): Pick<Handlers, Capabi
         ok: true,
         how: "rerun-last-payload",
         message:
-          "Gatehouse cannot ask the backend for a sync (the device protocol has no such request), so it applies the last sync the backend sent again: items in place stay, the others are tried again.",
+          "Applying the last sync the backend sent again: items in place stay, the others are tried again. This asks the backend nothing (the device protocol has no such request): for a new sync, sync this device from the Wegent web page.",
       };
     },
 

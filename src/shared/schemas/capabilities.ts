@@ -39,12 +39,15 @@ export type ProblemPath = z.infer<typeof ProblemPathSchema>;
 /** Why an item is not synced, and the paths involved; the user's item is never offered for removal. */
 export const ItemProblemSchema = z.object({
   kind: z.enum(["conflict", "failed"]),
+  /** What happened, as the sync reported it to the backend (device-protocol.md §10 wording). */
   reason: z.string(),
+  /** What happened in plain words (which item, which step) and what the person can do about it. */
+  whatToDo: z.string(),
   paths: z.array(ProblemPathSchema),
 });
 export type ItemProblem = z.infer<typeof ItemProblemSchema>;
 
-/** What "Request the sync again" did. */
+/** What "Apply the last sync again" did (it re-applies the last payload; it asks the backend nothing). */
 export const SyncRequestResultSchema = z.union([
   z.object({ ok: z.literal(true), how: z.enum(["rerun-last-payload"]), message: z.string() }),
   z.object({ ok: z.literal(false), reason: z.string() }),

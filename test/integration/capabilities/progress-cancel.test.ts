@@ -1,7 +1,7 @@
 // Live progress and the window's Cancel (issue 16), on a real package server and real files: a download
 // reports its bytes, packages ready of packages to fetch and the item; a cancel before the apply stage
 // leaves every file as it was and stops only the running sync; a cancel once applying is refused and
-// the sync finishes whole; and "Request the sync again" re-runs the last valid payload.
+// the sync finishes whole; and "Apply the last sync again" re-runs the last valid payload.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -108,7 +108,7 @@ describe("cancel from the window", () => {
   });
 });
 
-describe("request the sync again", () => {
+describe("apply the last sync again", () => {
   it("re-runs the last valid payload: after the user moves their folder away, the conflicting skill installs", async () => {
     h = await makeSyncHarness();
     expect(h.sync.rerunLast()).toBeNull();

@@ -5,6 +5,7 @@ import {
   escapeGlob,
   patternKind,
   validateEntry,
+  entryProblems,
 } from "../../../src/core/approvals/index.js";
 
 describe("validateEntry", () => {
@@ -47,6 +48,18 @@ describe("validateEntry", () => {
   it("refuses a cwd glob that is not absolute", () => {
     expect(validateEntry({ pattern: "rg", cwd: "Projects/**" })).toMatchObject({ ok: false, field: "cwd" });
     expect(validateEntry({ pattern: "rg", cwd: "~/Projects/**" })).toEqual({ ok: true });
+  });
+
+  it("lists every problem of an entry at once, one per field in the fields' order, and the first is what validateEntry refuses", () => {
+    const entry = { pattern: "bin/*", argPattern: "(", cwd: "Projects", expiresAt: -1, usesLeft: 1.5 };
+    const problems = entryProblems(entry);
+    expect(problems.map((p) => p.field)).toEqual(["pattern", "argPattern", "cwd", "expiresAt", "usesLeft"]);
+    expect(validateEntry(entry)).toEqual({ ok: false, ...problems[0] });
+    expect(entryProblems({ pattern: "mcp:docs/search", argPattern: "x", cwd: "/x" })).toEqual([
+      { field: "argPattern", reason: "an MCP entry takes no argPattern" },
+      { field: "cwd", reason: "an MCP entry takes no cwd" },
+    ]);
+    expect(entryProblems({ pattern: "/usr/bin/git", argPattern: "^status$" })).toEqual([]);
   });
 
   it("refuses negative or fractional lifetimes and accepts null", () => {

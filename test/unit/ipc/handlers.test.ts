@@ -151,24 +151,54 @@ describe("allowlist channels", () => {
     expect(state.agents.find((a) => a.id === "codex")?.own).toEqual({});
   });
 
-  it("checks an entry as it is typed, with the reason and what it resolves to", async () => {
+  it("checks an entry as it is typed, with every problem by field and what it resolves to", async () => {
     expect(await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "ls" } })).toEqual({
       ok: true,
+      problems: [],
       notes: [`ls resolves to ${realProgram("ls")} today.`],
+      warning: null,
     });
     expect(await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "l*" } })).toMatchObject({
       ok: false,
-      field: "pattern",
+      problems: [{ field: "pattern" }],
     });
     expect(await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "" } })).toMatchObject({
       ok: false,
-      field: "pattern",
-      reason: "pattern is required",
+      problems: [{ field: "pattern", reason: "pattern is required" }],
     });
+    // Every field's problem at once, not only the first one's.
+    const all = await value<EntryCheck>("allowlist.checkEntry", {
+      entry: { pattern: "bin/*", argPattern: "(", cwd: "Projects" },
+    });
+    expect(all.ok).toBe(false);
+    expect(all.problems.map((p) => p.field)).toEqual(["pattern", "argPattern", "cwd"]);
+    expect(all.problems[1]?.reason).toContain("not a valid regular expression");
+  });
+
+  it("warns, without refusing the entry, when the program it names is not there today (resolved as the policy resolves it)", async () => {
     const missing = await value<EntryCheck>("allowlist.checkEntry", {
       entry: { pattern: "/nowhere/bin/tool" },
     });
-    expect(missing.ok && missing.notes[0]).toContain("no file at /nowhere/bin/tool");
+    expect(missing).toMatchObject({ ok: true, problems: [] });
+    expect(missing.warning).toContain("There is no program at /nowhere/bin/tool today");
+    expect(missing.warning).toContain("You can still save the entry");
+    // A file that is there but is not a program the policy would run (not executable) is missing too.
+    const plain = path.join(f.t.home, "notes.txt");
+    await fs.writeFile(plain, "not a program\n", { mode: 0o644 });
+    expect(
+      (await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: plain } })).warning,
+    ).toContain(`There is no program at ${plain} today`);
+    const tilde = await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "~/notes.txt" } });
+    expect(tilde.warning).toContain(`There is no program at ${plain} today`);
+    // A bare name found nowhere on PATH.
+    const bare = await value<EntryCheck>("allowlist.checkEntry", {
+      entry: { pattern: "gatehouse-no-such-program" },
+    });
+    expect(bare).toMatchObject({ ok: true, notes: [] });
+    expect(bare.warning).toContain("No program named gatehouse-no-such-program is on PATH today");
+    // A real program, by path and by name, and a glob (no one program to look for): no warning.
+    for (const pattern of [realProgram("ls"), "ls", "/usr/bin/*"])
+      expect((await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern } })).warning).toBeNull();
   });
 
   it("checks an MCP entry, saying the name each runtime gives the tool, and previews the calls it would have covered", async () => {
@@ -176,15 +206,17 @@ describe("allowlist channels", () => {
       await value<EntryCheck>("allowlist.checkEntry", { entry: { pattern: "mcp:marker-srv/mark" } }),
     ).toEqual({
       ok: true,
+      problems: [],
       notes: [
         'Covers the tool "mark" of the MCP server "marker-srv": mcp__marker-srv__mark in Claude Code, mcp__marker_srv__mark in Codex.',
       ],
+      warning: null,
     });
     expect(
       await value<EntryCheck>("allowlist.checkEntry", {
         entry: { pattern: "mcp:marker-srv/mark", cwd: "/x" },
       }),
-    ).toMatchObject({ ok: false, field: "cwd" });
+    ).toMatchObject({ ok: false, problems: [{ field: "cwd" }] });
     const call = (command: string, agentId: string) => ({
       ts: Date.now(),
       runId: `run_${command.length}_${agentId}`,

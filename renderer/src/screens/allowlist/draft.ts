@@ -1,6 +1,6 @@
 // The entry editor's form state as typed (all text) and the entry it stands for: the expiry is a local
 // date and time, uses left a whole number; anything else is refused with the field it is about.
-import type { EntryInput, EntryView } from "../../../../src/ipc/contract.js";
+import type { EntryInput, EntryProblem, EntryView } from "../../../../src/ipc/contract.js";
 import { mcpPattern, parseMcpPattern } from "../../../../src/shared/mcp-entry.js";
 import { entryOfPatterns, type EntryPatterns } from "../../components/entry-fields.js";
 
@@ -49,8 +49,8 @@ export function draftOf(view: EntryView | null): Draft {
   };
 }
 
-export type DraftParse =
-  { ok: true; entry: EntryInput } | { ok: false; field: "expiresAt" | "usesLeft"; reason: string };
+/** The entry, or every limit field that is not a date or a count (main checks the rest). */
+export type DraftParse = { ok: true; entry: EntryInput } | { ok: false; problems: EntryProblem[] };
 
 /** The entry the draft's "what it covers" fields stand for (no limits). */
 export function coveredOf(draft: Draft): EntryInput {
@@ -61,16 +61,16 @@ export function coveredOf(draft: Draft): EntryInput {
 
 export function parseDraft(draft: Draft): DraftParse {
   const entry: EntryInput = coveredOf(draft);
+  const problems: EntryProblem[] = [];
   if (draft.expires !== "") {
     const ms = new Date(draft.expires).getTime();
-    if (!Number.isFinite(ms)) return { ok: false, field: "expiresAt", reason: "not a date and time" };
-    entry.expiresAt = ms;
+    if (Number.isFinite(ms)) entry.expiresAt = ms;
+    else problems.push({ field: "expiresAt", reason: "not a date and time" });
   } else entry.expiresAt = null;
   if (draft.uses.trim() !== "") {
     const n = Number(draft.uses);
-    if (!Number.isInteger(n) || n < 0)
-      return { ok: false, field: "usesLeft", reason: "uses left must be a whole number ≥ 0" };
-    entry.usesLeft = n;
+    if (Number.isInteger(n) && n >= 0) entry.usesLeft = n;
+    else problems.push({ field: "usesLeft", reason: "uses left must be a whole number ≥ 0" });
   } else entry.usesLeft = null;
-  return { ok: true, entry };
+  return problems.length ? { ok: false, problems } : { ok: true, entry };
 }

@@ -2,11 +2,11 @@
 // typed (the reason next to the field), the audit preview, and a save that cannot happen while the
 // entry is invalid or not yet checked.
 import { useState } from "react";
-import type { EntryView } from "../../../../src/ipc/contract.js";
+import type { EntryField, EntryProblem, EntryView } from "../../../../src/ipc/contract.js";
 import { call } from "../../bridge.js";
 import { Button, Form } from "../../components/buttons.js";
 import { Notice } from "../../components/common.js";
-import { EntryPatternFields, checkError, useEntryCheck } from "../../components/entry-fields.js";
+import { EntryPatternFields, useEntryCheck } from "../../components/entry-fields.js";
 import { TextField } from "../../components/field.js";
 import { SelectField } from "../../components/select.js";
 import { AuditPreviewList, useAuditPreview } from "./audit-preview.js";
@@ -16,7 +16,7 @@ import { agentLabel } from "./labels.js";
 function LimitFields(props: {
   draft: Draft;
   onChange: (next: Partial<Draft>) => void;
-  error: (field: "expiresAt" | "usesLeft") => string | null;
+  error: (field: EntryField) => string | null;
 }) {
   return (
     <>
@@ -75,6 +75,47 @@ function McpFields(props: {
   );
 }
 
+/** What the summary calls each field (as its label says). */
+const FIELD_WORDS: Record<EntryField, string> = {
+  pattern: "Program",
+  argPattern: "Arguments",
+  cwd: "Folders",
+  expiresAt: "Expires",
+  usesLeft: "Uses left",
+};
+
+/** The fields in the order the form shows them (the summary lists problems in this order). */
+const FIELD_ORDER = Object.keys(FIELD_WORDS) as EntryField[];
+
+/**
+ * Every problem of the entry at once, by field (each reason also sits under its field, which
+ * `aria-describedby` ties to it); plain text, so a field's label stays the only thing named after it.
+ */
+function ProblemSummary(props: { problems: EntryProblem[]; mcp: boolean }) {
+  const { problems } = props;
+  const words = (field: EntryField) => (props.mcp && field === "pattern" ? "Tool" : FIELD_WORDS[field]);
+  return (
+    <div aria-live="polite">
+      {problems.length ? (
+        <div className="error-summary" data-testid="entry-problems">
+          <p>
+            {problems.length === 1
+              ? "This entry cannot be saved yet: one problem."
+              : `This entry cannot be saved yet: ${problems.length} problems.`}
+          </p>
+          <ul>
+            {problems.map((p) => (
+              <li key={p.field}>
+                {words(p.field)}: {p.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 export function EntryEditor(props: {
   agentId: string;
   /** The entry being edited, or null for a new one. */
@@ -95,8 +136,14 @@ export function EntryEditor(props: {
   const check = checked.answer;
   const valid = parsed.ok && checked.current && check !== null && check.ok;
 
-  const fieldError = (field: "expiresAt" | "usesLeft"): string | null =>
-    !edited ? null : !parsed.ok && parsed.field === field ? parsed.reason : checkError(check, field);
+  // Every problem at once: the limits the editor could not read, then what main refuses.
+  const problems: EntryProblem[] = edited
+    ? [...(parsed.ok ? [] : parsed.problems), ...(check?.problems ?? [])].sort(
+        (x, y) => FIELD_ORDER.indexOf(x.field) - FIELD_ORDER.indexOf(y.field),
+      )
+    : [];
+  const fieldError = (field: EntryField): string | null =>
+    problems.find((p) => p.field === field)?.reason ?? null;
 
   const save = async () => {
     if (!parsed.ok) return;
@@ -148,7 +195,7 @@ export function EntryEditor(props: {
           <McpFields
             draft={draft}
             onChange={change}
-            error={edited ? checkError(check, "pattern") : null}
+            error={fieldError("pattern")}
             note={check?.notes.join(" ") ?? null}
           />
         ) : (
@@ -162,6 +209,7 @@ export function EntryEditor(props: {
         )}
         <LimitFields draft={draft} onChange={change} error={fieldError} />
       </div>
+      <ProblemSummary problems={problems} mcp={draft.covers === "mcp"} />
       <AuditPreviewList preview={preview} />
       <Notice tone="error" text={saveError} />
       <div className="button-row">

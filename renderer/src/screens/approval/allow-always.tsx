@@ -1,7 +1,7 @@
 // Scope you can see (issue 16): what each entry "Allow always" would save covers — which program, which
 // arguments, which folder, which agents — with the wide parts called out, and one click to narrow it to
 // these exact arguments or this folder. The fields are the allowlist editor's, checked by main as typed.
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import type { PromptView } from "../../../../src/ipc/contract.js";
 import { parseMcpPattern } from "../../../../src/shared/mcp-entry.js";
 import {
@@ -11,6 +11,7 @@ import {
   type EntryPatterns,
 } from "../../components/entry-fields.js";
 import { SelectField, type Choice } from "../../components/select.js";
+import { PathText } from "../../components/path-text.js";
 
 export interface DraftEntry extends EntryPatterns {
   segment: number;
@@ -81,7 +82,7 @@ function savedFor(prompt: PromptView): string {
   return prompt.explanation.identity === "unproven" ? "*" : prompt.agentId;
 }
 
-function ScopeLine(props: { label: string; wide: boolean; children: string }) {
+function ScopeLine(props: { label: string; wide: boolean; children: ReactNode }) {
   return (
     <li className={props.wide ? "scope-wide" : undefined}>
       <span className="scope-label">{props.label}:</span> {props.children}
@@ -95,7 +96,8 @@ function ScopeSummary(props: { draft: DraftEntry; agentId: string; program: stri
   return (
     <ul className="scope" aria-label="What this entry allows">
       <ScopeLine label="Program" wide={GLOB.test(draft.pattern)}>
-        {GLOB.test(draft.pattern) ? `any program matching ${draft.pattern}` : `only ${draft.pattern}`}
+        {GLOB.test(draft.pattern) ? "any program matching " : "only "}
+        <PathText className="mono" text={draft.pattern} />
       </ScopeLine>
       <ScopeLine label="Arguments" wide={draft.argPattern === ""}>
         {draft.argPattern === ""
@@ -103,7 +105,13 @@ function ScopeSummary(props: { draft: DraftEntry; agentId: string; program: stri
           : `only arguments matching ${draft.argPattern}`}
       </ScopeLine>
       <ScopeLine label="Folder" wide={draft.cwd.trim() === ""}>
-        {draft.cwd.trim() === "" ? "any folder" : `only in ${draft.cwd}`}
+        {draft.cwd.trim() === "" ? (
+          "any folder"
+        ) : (
+          <>
+            only in <PathText className="mono" text={draft.cwd} />
+          </>
+        )}
       </ScopeLine>
       <ScopeLine label="For how long" wide={draft.expiresInMinutes === null}>
         {draft.expiresInMinutes === null
@@ -164,7 +172,7 @@ function McpDraftRow(props: {
   return (
     <fieldset className="entry-draft">
       <legend>
-        Entry {index + 1}: <span className="mono">{draft.pattern}</span>
+        Entry {index + 1}: <PathText className="mono" text={draft.pattern} />
       </legend>
       <ul className="scope" aria-label="What this entry allows">
         <ScopeLine label="Tool" wide={false}>
@@ -185,7 +193,11 @@ function McpDraftRow(props: {
         </ScopeLine>
       </ul>
       <LimitSelects id={`entry-${index}`} draft={draft} onChange={props.onChange} />
-      {check && !check.ok ? <p className="warn-text">{check.reason}</p> : null}
+      {check?.problems.map((p) => (
+        <p key={p.field} className="warn-text">
+          {p.reason}
+        </p>
+      ))}
     </fieldset>
   );
 }

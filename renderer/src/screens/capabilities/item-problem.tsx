@@ -1,6 +1,7 @@
 // A conflict or a failed item in the details pane (issue 16): what went wrong, both paths of a conflict
 // (the user's item, left as it is, and Gatehouse's copy in its store), and what can be done: request
-// the sync again, open either folder. The user's item is never offered for removal or overwriting.
+// the last sync again, open either folder. The user's item is never offered for removal or overwriting.
+// What happened and what to do is main's wording (capability-problems.ts), one home for both.
 import { useState, type Ref } from "react";
 import type { ItemProblem, ProblemPath } from "../../../../src/ipc/contract.js";
 import { call } from "../../bridge.js";
@@ -10,11 +11,13 @@ import { PathText } from "../../components/path-text.js";
 
 const RUNTIME_WORDS = { claude: "Claude Code", codex: "Codex" } as const;
 
-function pathLabel(p: ProblemPath): string {
+function pathLabel(p: ProblemPath, kind: ItemProblem["kind"]): string {
   if (p.role === "ours")
     return p.exists
       ? "Gatehouse's copy, in its store"
-      : "Gatehouse's copy would go here (not downloaded: the sync stopped at the conflict)";
+      : kind === "conflict"
+        ? "Gatehouse's copy would go here (not downloaded: the sync stopped at the conflict)"
+        : "Gatehouse's copy would go here (not installed: the sync of this item failed)";
   return `Yours, where ${p.runtime ? RUNTIME_WORDS[p.runtime] : "the agent"} looks (left as it is)`;
 }
 
@@ -47,7 +50,6 @@ export function ProblemBox(props: {
 }) {
   const { problem } = props;
   const [openProblem, setOpenProblem] = useState<string | null>(null);
-  const theirs = problem.paths.filter((p) => p.role === "theirs");
   const conflict = problem.kind === "conflict";
   const headingId = "problem-heading";
   return (
@@ -57,22 +59,16 @@ export function ProblemBox(props: {
           ? `Conflict: your own item is where ${props.name} would go`
           : `${props.name} failed to sync`}
       </h3>
-      <p>{problem.reason}</p>
-      {conflict ? (
-        <p>
-          Gatehouse never overwrites or deletes your item. To use the Wegent one, move or rename yours, then
-          request the sync again. To keep yours, remove {props.name} for this device in Wegent.
-          {theirs.length === 0
-            ? " Your item is not there any more: request the sync again to install it."
-            : ""}
-        </p>
-      ) : null}
+      <p>{problem.whatToDo}</p>
+      <p className="muted">
+        Reported to the backend: <span className="selectable">{problem.reason}</span>
+      </p>
       {problem.paths.length ? (
         <ul className="problem-paths" aria-label={conflict ? "Both paths" : "Paths"}>
           {problem.paths.map((p) => (
             <li key={`${p.role}-${p.path}`}>
-              <span className="problem-path-label">{pathLabel(p)}</span>
-              <PathText text={p.path} cut="middle" className="mono selectable" />
+              <span className="problem-path-label">{pathLabel(p, problem.kind)}</span>
+              <PathText text={p.path} className="mono selectable" />
               <span className="button-row">
                 <CopyButton text={p.path} label={p.path} />
                 {p.exists ? (
@@ -85,7 +81,7 @@ export function ProblemBox(props: {
       ) : null}
       <div className="button-row">
         <Button onClick={props.onRequestSync} disabled={props.requesting}>
-          Request the sync again
+          Apply the last sync again
         </Button>
       </div>
       <Notice tone="error" text={openProblem} />

@@ -74,7 +74,7 @@ export function SyncCard(props: {
         : `${plural(props.problems.length, "item")} of ${items} need${props.problems.length === 1 ? "s" : ""} attention (synced ${relativeTime(Date.parse(last.finished_at))}).`;
   const request = (
     <Button onClick={props.onRequest} disabled={props.requesting || progress !== null}>
-      {props.managedCount === 0 ? "Request the sync" : "Request the sync again"}
+      Apply the last sync again
     </Button>
   );
   return (
@@ -113,7 +113,8 @@ export function SyncCard(props: {
           <div className="empty-next">
             <p>
               Connected, but the backend has sent no skills, plugins or MCP servers for this device. Add them
-              for this device in Wegent, then request the sync.
+              for this device in Wegent, then sync this device from the Wegent web page (Gatehouse cannot ask
+              the backend for a sync).
             </p>
             {request}
           </div>

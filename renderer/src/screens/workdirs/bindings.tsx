@@ -5,6 +5,7 @@ import { call } from "../../bridge.js";
 import { LinkButton } from "../../components/buttons.js";
 import { actionsColumn, Table, type Column } from "../../components/table.js";
 import { relativeTime } from "../../words.js";
+import { PathText } from "../../components/path-text.js";
 
 function bindingColumns(onRemoved: () => void): Array<Column<TaskBinding>> {
   return [
@@ -16,7 +17,7 @@ function bindingColumns(onRemoved: () => void): Array<Column<TaskBinding>> {
       className: "mono wrap",
       cell: (b) => (
         <>
-          {b.cwd}
+          <PathText text={b.cwd} />
           {b.fallback ? <div className="cell-note">{b.fallback.message}</div> : null}
         </>
       ),

@@ -6,6 +6,7 @@ import { call } from "../../bridge.js";
 import { Message } from "../../components/common.js";
 import { TextField } from "../../components/field.js";
 import { useSettledAnswer } from "../../components/use-settled.js";
+import { PathText } from "../../components/path-text.js";
 
 function CheckResult(props: { result: PathCheck }) {
   const { result } = props;
@@ -22,7 +23,7 @@ function CheckResult(props: { result: PathCheck }) {
       {result.message}
       {result.resolved ? (
         <div>
-          Resolved path: <span className="mono selectable">{result.resolved}</span>
+          Resolved path: <PathText className="mono selectable" text={result.resolved} />
         </div>
       ) : null}
     </Message>

@@ -6,12 +6,13 @@ import { call } from "../../bridge.js";
 import { Button, ChooseFolderButton, Form, LinkButton } from "../../components/buttons.js";
 import { TextField } from "../../components/field.js";
 import { actionsColumn, Table, type Column } from "../../components/table.js";
+import { PathText } from "../../components/path-text.js";
 
 function repoColumns(onRemoved: () => void): Array<Column<RepoBinding>> {
   return [
     { id: "repo", header: "Repository", className: "mono wrap", cell: (r) => r.repo },
     { id: "branch", header: "Branch", className: "mono", cell: (r) => (r.branch === "*" ? "any" : r.branch) },
-    { id: "dir", header: "Folder", className: "mono wrap", cell: (r) => r.dir },
+    { id: "dir", header: "Folder", className: "mono wrap", cell: (r) => <PathText text={r.dir} /> },
     {
       id: "from",
       header: "From",

@@ -8,6 +8,7 @@ import { Button, ChooseFolderButton, Form, LinkButton } from "../../components/b
 import { CopyText, Pill } from "../../components/common.js";
 import { TextField } from "../../components/field.js";
 import { actionsColumn, Table, type Column } from "../../components/table.js";
+import { PathText } from "../../components/path-text.js";
 
 const ROOT_SOURCE: Record<RootInfo["source"], string> = {
   workspace: "Workspace root",
@@ -33,13 +34,18 @@ function RootAction(props: { root: RootInfo; onRemove: (root: RootInfo) => void 
 
 function rootColumns(onRemove: (root: RootInfo) => void): Array<Column<RootInfo>> {
   return [
-    { id: "root", header: "Root", className: "mono wrap selectable", cell: (r) => r.given },
+    {
+      id: "root",
+      header: "Root",
+      className: "mono wrap selectable",
+      cell: (r) => <PathText text={r.given} />,
+    },
     {
       id: "realpath",
       header: "Real path",
       className: "mono wrap",
       cell: (r) =>
-        r.realpath ? <CopyText text={r.realpath} label={`real path of ${r.given}`} reveal /> : "—",
+        r.realpath ? <CopyText text={r.realpath} label={`real path of ${r.given}`} reveal path /> : "—",
     },
     { id: "from", header: "From", cell: (r) => ROOT_SOURCE[r.source] },
     {

@@ -151,7 +151,7 @@ export class CapabilitySync {
   private planned = new Set<string>();
   /** The sync running now: its own cancel (the window's Cancel) and whether it is applying. */
   private running: { controller: AbortController; applying: boolean; reported: boolean } | null = null;
-  /** The last payload that passed validation, as received: what "Request the sync again" re-runs. */
+  /** The last payload that passed validation, as received: what "Apply the last sync again" re-runs. */
   private received: unknown = null;
 
   constructor(private readonly deps: CapabilitySyncDeps) {
