@@ -32,11 +32,19 @@ export function tool<S extends z.ZodMiniType>(
   input: () => S,
   call: (input: z.output<S>, ctx: ToolContext) => ToolCall | Promise<ToolCall>,
 ): ToolSpec {
-  let built: S | undefined;
-  return { what, input: () => (built ??= input()), call: call as ToolSpec["call"] };
+  return { what, input: builtOnFirstUse(input), call: call as ToolSpec["call"] };
 }
 
 export type ToolTable = Readonly<Record<string, ToolSpec>>;
+
+/**
+ * A schema built when first asked for. A hook process reads one runtime's input and one call: the
+ * other runtime's envelope and the schemas of tools it is not asked about are start-up cost for nothing.
+ */
+export function builtOnFirstUse<S extends z.ZodMiniType>(build: () => S): () => S {
+  let built: S | undefined;
+  return () => (built ??= build());
+}
 
 /** A call that runs nothing and touches no file on this machine: allowed, saying why. */
 export function harmless(name: string, what: string): ToolCall {
