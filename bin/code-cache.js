@@ -70,15 +70,27 @@ function requireWithCodeCache(entry, { parent, name, isPrivateFolder }) {
     const requireHere = Module.createRequire(filename);
     return wrapper.call(this.exports, this.exports, requireHere, this, filename, path.dirname(filename));
   };
-  // The code compiled by the end of the run (lazily compiled functions included) is what the next run reads.
-  // Not an entry whose flags changed since it was looked up (the hook deciding alone sets --liftoff-only
-  // mid-run): V8 stamps the data with the flags of now, and the name says those of the lookup.
-  process.once("exit", () => {
+  // V8 stamps the data with the flags set when it is made, and an entry's name says those of its lookup:
+  // each entry is written while they are the same. The code compiled by then (lazily compiled functions
+  // included) is what the next run reads: at exit, or just before a flag changes mid-run (the hook
+  // deciding alone sets --liftoff-only before it loads the gate).
+  const written = new Set();
+  const writeStale = () => {
     const tag = v8.cachedDataVersionTag();
-    const written = stale.filter((entry) => entry.tag === tag);
-    if (written.length === 0) return;
-    for (const { script, cacheFile } of written) writeAtomically(cacheFile, script.createCachedData());
-    removeOutdated(folder, bundleDir, new Set(written.map((s) => path.basename(s.cacheFile))));
+    for (const entry of stale) {
+      if (entry.tag !== tag || written.has(path.basename(entry.cacheFile))) continue;
+      writeAtomically(entry.cacheFile, entry.script.createCachedData());
+      written.add(path.basename(entry.cacheFile));
+    }
+  };
+  const setFlags = v8.setFlagsFromString;
+  v8.setFlagsFromString = function setFlagsAfterWriting(flags) {
+    writeStale();
+    return setFlags.call(this, flags);
+  };
+  process.once("exit", () => {
+    writeStale();
+    if (written.size > 0) removeOutdated(folder, bundleDir, written);
   });
   return require(entry);
 }
