@@ -5,6 +5,7 @@ import { z } from "zod/mini";
 import type { Explanation } from "../shared/schemas/explanation.js";
 import { OutcomeSchema } from "../shared/schemas/policy-words.js";
 import { DENY_REASON_MAX } from "../shared/deny-reason.js";
+import { builtOnFirstUse } from "../shared/first-use.js";
 import { TASK_ID_PATTERN } from "./task-proof.js";
 
 export const PROTOCOL_VERSION = 2;
@@ -70,20 +71,24 @@ export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 export const SignedReplyFrameSchema = RequestFrameSchema;
 export type SignedReplyFrame = RequestFrame;
 
-/** An unsigned error (only for refusals before or during authentication). */
-export const UnsignedErrorFrameSchema = z.object({
-  v: z.optional(z.number()),
-  type: z.literal("error"),
-  id: z.nullable(z.string()),
-  body: z.string(),
-});
-export type UnsignedErrorFrame = z.infer<typeof UnsignedErrorFrameSchema>;
+/** An unsigned error (only for refusals before or during authentication); built on first use, as a refusal comes. */
+export const unsignedErrorFrameSchema = builtOnFirstUse(() =>
+  z.object({
+    v: z.optional(z.number()),
+    type: z.literal("error"),
+    id: z.nullable(z.string()),
+    body: z.string(),
+  }),
+);
+export type UnsignedErrorFrame = z.infer<ReturnType<typeof unsignedErrorFrameSchema>>;
 
-export const ErrorBodySchema = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-});
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export const errorBodySchema = builtOnFirstUse(() =>
+  z.looseObject({
+    code: z.string(),
+    message: z.string(),
+  }),
+);
+export type ErrorBody = z.infer<ReturnType<typeof errorBodySchema>>;
 
 /** Prompt timeout bounds (exec-policy.md "Deciding": default 120 s, at most 30 min). */
 export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
@@ -110,58 +115,65 @@ export const REPLY_TYPES = {
   "skill.call": "skill.result",
 } as const satisfies Record<RequestType, string>;
 
-export const PromptDecisionSchema = z.enum([
+// Each reply body's schema is built when a reply of its type first arrives: a hook gets one reply.
+const PROMPT_DECISIONS = [
   "allow-once",
   "allow-always",
   "deny",
   "timeout",
   "no-approver",
   "cancelled",
-]);
+] as const;
 
-export const PongBodySchema = z.looseObject({ version: z.string(), ui: z.boolean() });
-export type PongBody = z.infer<typeof PongBodySchema>;
+const pongBody = () => z.looseObject({ version: z.string(), ui: z.boolean() });
+export type PongBody = z.infer<ReturnType<typeof pongBody>>;
 
-export const DecisionBodySchema = z.looseObject({
-  decision: PromptDecisionSchema,
-  decidedBy: z.string(),
-  reason: z.optional(z.string()),
-  /** A person's denial: what they told the agent (shared/deny-reason.ts). */
-  denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
-  savedEntries: z.optional(z.array(z.looseObject({}))),
-});
-export type DecisionBody = z.infer<typeof DecisionBodySchema>;
+const decisionBody = () =>
+  z.looseObject({
+    decision: z.enum(PROMPT_DECISIONS),
+    decidedBy: z.string(),
+    reason: z.optional(z.string()),
+    /** A person's denial: what they told the agent (shared/deny-reason.ts). */
+    denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
+    savedEntries: z.optional(z.array(z.looseObject({}))),
+  });
+export type DecisionBody = z.infer<ReturnType<typeof decisionBody>>;
 
-export const ExecResultBodySchema = z.looseObject({
-  decision: PromptDecisionSchema,
-  decidedBy: z.string(),
-  reason: z.optional(z.string()),
-  denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
-  exitCode: z.nullable(z.int()),
-  signal: z.nullable(z.string()),
-  timedOut: z.boolean(),
-  stdout: z.string(),
-  stderr: z.string(),
-  truncated: z.boolean(),
-  durationMs: z.number(),
-});
-export type ExecResultBody = z.infer<typeof ExecResultBodySchema>;
+const execResultBody = () =>
+  z.looseObject({
+    decision: z.enum(PROMPT_DECISIONS),
+    decidedBy: z.string(),
+    reason: z.optional(z.string()),
+    denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
+    exitCode: z.nullable(z.int()),
+    signal: z.nullable(z.string()),
+    timedOut: z.boolean(),
+    stdout: z.string(),
+    stderr: z.string(),
+    truncated: z.boolean(),
+    durationMs: z.number(),
+  });
+export type ExecResultBody = z.infer<ReturnType<typeof execResultBody>>;
 
-export const ExplanationBodySchema = z.looseObject({
-  outcome: OutcomeSchema,
-  reason: z.string(),
-});
+const explanationBody = () => z.looseObject({ outcome: OutcomeSchema, reason: z.string() });
 
-export const SkillResultBodySchema = z.looseObject({ text: z.string(), isError: z.boolean() });
-export type SkillResultBody = z.infer<typeof SkillResultBodySchema>;
+const skillResultBody = () => z.looseObject({ text: z.string(), isError: z.boolean() });
+export type SkillResultBody = z.infer<ReturnType<typeof skillResultBody>>;
 
-export const REPLY_BODY_SCHEMAS = {
-  pong: PongBodySchema,
-  explanation: ExplanationBodySchema,
-  decision: DecisionBodySchema,
-  "exec.result": ExecResultBodySchema,
-  "skill.result": SkillResultBodySchema,
-} as const;
+const REPLY_BODY_SCHEMAS: Readonly<Record<string, () => z.ZodMiniType>> = {
+  pong: builtOnFirstUse(pongBody),
+  explanation: builtOnFirstUse(explanationBody),
+  decision: builtOnFirstUse(decisionBody),
+  "exec.result": builtOnFirstUse(execResultBody),
+  "skill.result": builtOnFirstUse(skillResultBody),
+} satisfies Record<(typeof REPLY_TYPES)[RequestType], () => z.ZodMiniType>;
+
+/** The schema a reply body of `type` must pass; undefined for a type with none. */
+export function replyBodySchema(type: string): z.ZodMiniType | undefined {
+  return Object.prototype.hasOwnProperty.call(REPLY_BODY_SCHEMAS, type)
+    ? REPLY_BODY_SCHEMAS[type]!()
+    : undefined;
+}
 
 export interface ReplyBodies {
   ping: PongBody;

@@ -4,6 +4,7 @@
 // not know, or a value it does not understand is a call for a person. zod/mini: the hook loads every
 // table on every call (issue 12).
 import { z } from "zod/mini";
+import { builtOnFirstUse } from "../../shared/first-use.js";
 import type { ToolCall } from "./tool-call.js";
 
 /** What the table's rows get besides the input: where the call happens. */
@@ -36,15 +37,7 @@ export function tool<S extends z.ZodMiniType>(
 }
 
 export type ToolTable = Readonly<Record<string, ToolSpec>>;
-
-/**
- * A schema built when first asked for. A hook process reads one runtime's input and one call: the
- * other runtime's envelope and the schemas of tools it is not asked about are start-up cost for nothing.
- */
-export function builtOnFirstUse<S extends z.ZodMiniType>(build: () => S): () => S {
-  let built: S | undefined;
-  return () => (built ??= build());
-}
+export { builtOnFirstUse };
 
 /** A call that runs nothing and touches no file on this machine: allowed, saying why. */
 export function harmless(name: string, what: string): ToolCall {

@@ -46,7 +46,9 @@ const NOT_WHEN_SERVED = [
   "src/executor/run-process.js",
   "node_modules/web-tree-sitter/",
   "node_modules/sh-syntax/",
-  // its files are read with blocking calls (src/cli/stdin.ts, readJsonFileSync): no promise API, no thread pool
+  // its files are read with blocking calls (src/cli/stdin.ts, readJsonFileSync, Codex's transcript):
+  // no promise API, no thread pool (node:internal/fs/promises is not listed: the tracer's own ES module
+  // loader loads it)
   "node:fs/promises",
   // the request bodies are the server's to check; of settings.json the hook reads only its hook section
   // (core/settings-hook.ts): each was a third of the zod schemas the hook built at start-up
