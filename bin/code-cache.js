@@ -6,11 +6,14 @@
 // the user's alone (owned by them, written by nobody else, in a home with the same checks), which the
 // launcher puts in Gatehouse's own home: the gate keeps agents out of it. An entry is used only for the
 // exact file it was made from (size, modification time and inode in its name) and the same V8 and flags
-// (V8 rejects any other, and the file is then written again).
+// (V8 rejects any other, and the file is then written again). The V8 build and flags are in the name
+// too (V8's own tag for them): the hook runs on V8's default flags and other commands with
+// --liftoff-only (bin/gatehouse.js), and one entry for both was rejected and written again by each.
 "use strict";
 const fs = require("node:fs");
 const Module = require("node:module");
 const path = require("node:path");
+const v8 = require("node:v8");
 const vm = require("node:vm");
 
 /** The cache folder, made when missing; null when it (or its parent) is not the user's alone. */
@@ -25,11 +28,14 @@ function cacheFolder(parent, name, isPrivateFolder) {
   return isPrivateFolder(folder) ? folder : null;
 }
 
-/** `<file>.v8-<version>.<size>-<mtime>-<inode>`: the part before the last dot names what a rebuild replaces. */
+/**
+ * `<file>.v8-<version>-<tag>.<size>-<mtime>-<inode>`, the tag V8's own for its build and the flags set
+ * now: the part before the last dot names what a rebuild replaces.
+ */
 function entryName(filename) {
   const stat = fs.statSync(filename);
   const made = `${stat.size}-${Math.trunc(stat.mtimeMs)}-${stat.ino}`;
-  return `${path.basename(filename)}.v8-${process.versions.v8}.${made}`;
+  return `${path.basename(filename)}.v8-${process.versions.v8}-${v8.cachedDataVersionTag()}.${made}`;
 }
 
 function writeAtomically(file, data) {
@@ -58,16 +64,33 @@ function requireWithCodeCache(entry, { parent, name, isPrivateFolder }) {
     const cachedData = readOrUndefined(cacheFile);
     // The bundle has no import() (scripts/bundle-cli.mjs): a script compiled here could not run one.
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) stale.push({ script, cacheFile });
+    if (cachedData === undefined || script.cachedDataRejected)
+      stale.push({ script, cacheFile, tag: v8.cachedDataVersionTag() });
     const wrapper = script.runInThisContext({ displayErrors: true });
     const requireHere = Module.createRequire(filename);
     return wrapper.call(this.exports, this.exports, requireHere, this, filename, path.dirname(filename));
   };
-  // The code compiled by the end of the run (lazily compiled functions included) is what the next run reads.
+  // V8 stamps the data with the flags set when it is made, and an entry's name says those of its lookup:
+  // each entry is written while they are the same. The code compiled by then (lazily compiled functions
+  // included) is what the next run reads: at exit, or just before a flag changes mid-run (the hook
+  // deciding alone sets --liftoff-only before it loads the gate).
+  const written = new Set();
+  const writeStale = () => {
+    const tag = v8.cachedDataVersionTag();
+    for (const entry of stale) {
+      if (entry.tag !== tag || written.has(path.basename(entry.cacheFile))) continue;
+      writeAtomically(entry.cacheFile, entry.script.createCachedData());
+      written.add(path.basename(entry.cacheFile));
+    }
+  };
+  const setFlags = v8.setFlagsFromString;
+  v8.setFlagsFromString = function setFlagsAfterWriting(flags) {
+    writeStale();
+    return setFlags.call(this, flags);
+  };
   process.once("exit", () => {
-    if (stale.length === 0) return;
-    for (const { script, cacheFile } of stale) writeAtomically(cacheFile, script.createCachedData());
-    removeOutdated(folder, bundleDir, new Set(stale.map((s) => path.basename(s.cacheFile))));
+    writeStale();
+    if (written.size > 0) removeOutdated(folder, bundleDir, written);
   });
   return require(entry);
 }

@@ -27,8 +27,12 @@ if (compiledAt === null && bundledAt === null) {
 // of it with its optimising compiler costs several times a one-shot command (it kept a hook busy for
 // over a second of CPU); in the long-lived runner it took ≈ 1 s of CPU (other threads) over the first
 // 2 000 commands, the slow tail of policy.first-seen, to save ≈ 0.01 ms a parse after (issue 12).
-// Set first, in every command: V8's code cache is valid only under the flags it was made with.
-require("node:v8").setFlagsFromString("--liftoff-only");
+// Set first: a code cache is valid only under the flags it was made with (bin/code-cache.js keeps one
+// entry per flag set). Not in the hook, which parses only when no Gatehouse answers and sets it there
+// (src/core/policy/io/wasm-tier.ts): any V8 flag set at all makes Node compile its own modules from
+// source, its embedded code cache being valid only under the default flags, and net, crypto and the
+// streams then cost the served hook ≈ 10 ms more of CPU, a fifth of a `node -e 0`.
+if (command !== "hook") require("node:v8").setFlagsFromString("--liftoff-only");
 // A reader that goes away (`gatehouse exec --json … | head -c 300`) ends our output quietly, as
 // SIGPIPE ends a C program's: no stack trace, nothing more written, exit status 128 + SIGPIPE.
 const EXIT_OUTPUT_CLOSED = 141;

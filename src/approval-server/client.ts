@@ -11,12 +11,12 @@ import { checkFrameTime, computeMac, macMatches, NonceSource } from "./frame-aut
 import { LineReader } from "./framing.js";
 import { computeTaskProof } from "./task-proof.js";
 import {
-  ErrorBodySchema,
+  errorBodySchema,
   PROTOCOL_VERSION,
-  REPLY_BODY_SCHEMAS,
+  replyBodySchema,
   REPLY_TYPES,
   SignedReplyFrameSchema,
-  UnsignedErrorFrameSchema,
+  unsignedErrorFrameSchema,
   type ReplyBodies,
   type RequestBodies,
   type RequestType,
@@ -238,7 +238,7 @@ export class ApprovalClient {
       return;
     }
     if (frame.type === "error") {
-      const error = ErrorBodySchema.safeParse(body);
+      const error = errorBodySchema().safeParse(body);
       target.settle(
         error.success
           ? { status: "error", code: error.data.code, message: error.data.message, signed: true }
@@ -250,9 +250,7 @@ export class ApprovalClient {
       target.settle(badReply(`expected a "${target.expectType}" reply, got "${frame.type}"`));
       return;
     }
-    const schema = (REPLY_BODY_SCHEMAS as Record<string, { safeParse(v: unknown): { success: boolean } }>)[
-      frame.type
-    ];
+    const schema = replyBodySchema(frame.type);
     if (schema && !schema.safeParse(body).success) {
       target.settle(badReply(`the "${frame.type}" reply does not have the expected fields`));
       return;
@@ -262,7 +260,7 @@ export class ApprovalClient {
 
   /** Unsigned frames can only ever refuse: an unsigned "allow" is a forgery. */
   private onUnsigned(raw: unknown): void {
-    const parsed = UnsignedErrorFrameSchema.safeParse(raw);
+    const parsed = unsignedErrorFrameSchema().safeParse(raw);
     const id = typeof raw === "object" && raw !== null ? (raw as { id?: unknown }).id : undefined;
     const target = typeof id === "string" ? this.inFlight.get(id) : undefined;
     let result: ClientResult<unknown>;
@@ -270,7 +268,7 @@ export class ApprovalClient {
       let code = "error";
       let message = parsed.data.body;
       try {
-        const body = ErrorBodySchema.parse(JSON.parse(parsed.data.body));
+        const body = errorBodySchema().parse(JSON.parse(parsed.data.body));
         code = body.code;
         message = body.message;
       } catch {

@@ -1,19 +1,11 @@
 // The approval socket's wire format (approval-protocol.md, version 2 in docs/approval-protocol-v2.md):
-// one schema per frame and per request body, used by the server and the client alike. zod/mini: the
-// agent hook loads this on every tool call (issue 12).
+// one schema per frame and per reply body, used by the server and the client alike (the request bodies
+// are in request-bodies.ts). zod/mini: the agent hook loads this on every tool call (issue 12).
 import { z } from "zod/mini";
 import type { Explanation } from "../shared/schemas/explanation.js";
-import {
-  AgentRuntimeSchema,
-  FileAccessKindSchema,
-  OutcomeSchema,
-  PosixShellsSchema,
-  SecuritySchema,
-  AskSchema,
-  ShellKindSchema,
-  ToolCallKindSchema,
-} from "../shared/schemas/policy-words.js";
+import { OutcomeSchema } from "../shared/schemas/policy-words.js";
 import { DENY_REASON_MAX } from "../shared/deny-reason.js";
+import { builtOnFirstUse } from "../shared/first-use.js";
 import { TASK_ID_PATTERN } from "./task-proof.js";
 
 export const PROTOCOL_VERSION = 2;
@@ -79,161 +71,39 @@ export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 export const SignedReplyFrameSchema = RequestFrameSchema;
 export type SignedReplyFrame = RequestFrame;
 
-/** An unsigned error (only for refusals before or during authentication). */
-export const UnsignedErrorFrameSchema = z.object({
-  v: z.optional(z.number()),
-  type: z.literal("error"),
-  id: z.nullable(z.string()),
-  body: z.string(),
-});
-export type UnsignedErrorFrame = z.infer<typeof UnsignedErrorFrameSchema>;
+/** An unsigned error (only for refusals before or during authentication); built on first use, as a refusal comes. */
+export const unsignedErrorFrameSchema = builtOnFirstUse(() =>
+  z.object({
+    v: z.optional(z.number()),
+    type: z.literal("error"),
+    id: z.nullable(z.string()),
+    body: z.string(),
+  }),
+);
+export type UnsignedErrorFrame = z.infer<ReturnType<typeof unsignedErrorFrameSchema>>;
 
-export const ErrorBodySchema = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-});
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
-
-// ---- request bodies -------------------------------------------------------------------------
-
-/** A string of `min` to `max` characters. */
-const Text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
-const Argv = z.array(z.string().check(z.maxLength(65_536))).check(z.minLength(1), z.maxLength(4_096));
-const CommandText = Text(1, 200_000);
-
-const commandFields = {
-  argv: z.optional(Argv),
-  /** A shell string; an array is taken as an argv (as in the protocol's worked example). */
-  command: z.optional(z.union([CommandText, Argv])),
-  shell: z.optional(ShellKindSchema),
-  /**
-   * Which POSIX shell will run the string (the agent's own), or the candidates when the client is not
-   * sure (each is analysed, the strictest verdict kept): only ever reads it more strictly than bash.
-   */
-  posixShell: z.optional(PosixShellsSchema),
-  cwd: z.optional(Text(1, 4_096)),
-  agentId: z.optional(Text(1, 200)),
-  /** The request's own settings: they may only tighten the policy (a looser one is refused). */
-  security: z.optional(SecuritySchema),
-  ask: z.optional(AskSchema),
-};
-
-type RefinementContext = Parameters<Parameters<typeof z.superRefine>[0]>[1];
-
-function exactlyOneCommand(body: { argv?: unknown; command?: unknown }, ctx: RefinementContext): void {
-  if ((body.argv === undefined) === (body.command === undefined)) {
-    ctx.addIssue({ code: "custom", message: "exactly one of argv and command must be given" });
-  }
-}
-
-export const PingBodySchema = z.looseObject({});
-
-export const ExplainBodySchema = z.object(commandFields).check(z.superRefine(exactlyOneCommand));
-export type ExplainBody = z.infer<typeof ExplainBodySchema>;
+export const errorBodySchema = builtOnFirstUse(() =>
+  z.looseObject({
+    code: z.string(),
+    message: z.string(),
+  }),
+);
+export type ErrorBody = z.infer<ReturnType<typeof errorBodySchema>>;
 
 /** Prompt timeout bounds (exec-policy.md "Deciding": default 120 s, at most 30 min). */
 export const MAX_PROMPT_TIMEOUT_MS = 30 * 60_000;
 
-/** A file an agent's own tool reads or writes (Claude Code's Write/Edit/Read…, Codex's apply_patch). */
-export const FileAccessBodySchema = z.object({
-  /** The agent's tool, as shown to the person: `Write`, `Edit`, `apply_patch`, `Read`, … */
-  tool: Text(1, 100),
-  access: FileAccessKindSchema,
-  /** As the agent gave them (or its runtime handed them to the hook). */
-  paths: z.array(Text(1, 4_096)).check(z.minLength(1), z.maxLength(64)),
-  /** The task's working folder: writing inside it needs nobody (unless ask=always). */
-  workdir: Text(1, 4_096),
-  /** Whose tool: how each path becomes the path the runtime opens (trimming, `~`, textual `..`). */
-  runtime: AgentRuntimeSchema,
-  /** The folder relative paths are taken from when it is not `workdir` (the session's cwd, a call's workdir). */
-  base: z.optional(Text(1, 4_096)),
-});
-export type FileAccessBody = z.infer<typeof FileAccessBodySchema>;
-
-/**
- * An agent's tool call that is neither a command nor a file access (cli/hook/tool-call.ts): an MCP tool,
- * covered by an `mcp:SERVER/TOOL` entry, or a call the hook does not fully understand (`person`),
- * decided like an allowlist miss.
- */
-export const ToolCallBodySchema = z.object({
-  runtime: AgentRuntimeSchema,
-  /** The tool's name as the runtime gave it (`WebFetch`, `mcp__docs__search`). */
-  name: Text(1, 300),
-  kind: ToolCallKindSchema,
-  /** Plain words: what the tool does, shown to the person. */
-  what: Text(1, 2_000),
-  /** Why a person decides (`person` calls): what the hook did not understand. */
-  reason: z.optional(Text(1, 2_000)),
-  /** The tool's input as JSON text, shown to the person (the hook shortens it). */
-  input: z.optional(Text(0, 20_000)),
-  /** The task's working folder. */
-  workdir: Text(1, 4_096),
-});
-export type ToolCallBody = z.infer<typeof ToolCallBodySchema>;
-
-/** A whole number from 1 to `max`. */
-const PositiveInt = (max: number) => z.int().check(z.positive(), z.maximum(max));
-
-export const ApprovalRequestBodySchema = z
-  .object({
-    ...commandFields,
-    /** Instead of a command: a file access (then `argv`, `command` and `shell` are absent). */
-    file: z.optional(FileAccessBodySchema),
-    /** Instead of a command: another tool call (then `argv`, `command`, `shell` and `file` are absent). */
-    tool: z.optional(ToolCallBodySchema),
-    sessionKey: z.optional(Text(1, 300)),
-    source: z.optional(Text(1, 100)),
-    reason: z.optional(Text(0, 2_000)),
-    timeoutMs: z.optional(PositiveInt(MAX_PROMPT_TIMEOUT_MS)),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      if (body.file === undefined && body.tool === undefined) return exactlyOneCommand(body, ctx);
-      if (body.file !== undefined && body.tool !== undefined)
-        ctx.addIssue({ code: "custom", message: "a request is a file access or a tool call, not both" });
-      if (body.argv !== undefined || body.command !== undefined || body.shell !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          message: "a file access or tool call carries no argv, command or shell",
-        });
-    }),
-  );
-export type ApprovalRequestBody = z.infer<typeof ApprovalRequestBodySchema>;
-
-export const ExecRunBodySchema = z
-  .object({
-    ...commandFields,
-    env: z.optional(z.record(z.string(), z.string())),
-    sessionKey: z.optional(Text(1, 300)),
-    timeoutMs: z.optional(PositiveInt(600_000)),
-    maxOutputBytes: z.optional(PositiveInt(5 * 1024 * 1024)),
-  })
-  .check(z.superRefine(exactlyOneCommand));
-export type ExecRunBody = z.infer<typeof ExecRunBodySchema>;
-
-/** A call of the Gatehouse Skill tool (skills.md §9) from a task's skill MCP server: it reads skills, nothing else. */
-export const SkillCallBodySchema = z.object({
-  sessionKey: Text(1, 300),
-  /** The tool's arguments as the model gave them; the engine validates them. */
-  args: z.looseObject({}),
-});
-export type SkillCallBody = z.infer<typeof SkillCallBodySchema>;
-
-export const REQUEST_BODY_SCHEMAS = {
-  ping: PingBodySchema,
-  "policy.explain": ExplainBodySchema,
-  "approval.request": ApprovalRequestBodySchema,
-  "exec.run": ExecRunBodySchema,
-  "skill.call": SkillCallBodySchema,
-} as const satisfies Record<RequestType, z.ZodMiniType>;
-
-export interface RequestBodies {
-  ping: Record<string, never>;
-  "policy.explain": ExplainBody;
-  "approval.request": ApprovalRequestBody;
-  "exec.run": ExecRunBody;
-  "skill.call": SkillCallBody;
-}
+// The request bodies (what the server checks) are in request-bodies.ts: the client only sends them, and
+// building their schemas cost every hook call a third of the zod schemas it made at start-up.
+export type {
+  ApprovalRequestBody,
+  ExecRunBody,
+  ExplainBody,
+  FileAccessBody,
+  RequestBodies,
+  SkillCallBody,
+  ToolCallBody,
+} from "./request-bodies.js";
 
 // ---- reply bodies (what the client checks) ---------------------------------------------------
 
@@ -245,58 +115,65 @@ export const REPLY_TYPES = {
   "skill.call": "skill.result",
 } as const satisfies Record<RequestType, string>;
 
-export const PromptDecisionSchema = z.enum([
+// Each reply body's schema is built when a reply of its type first arrives: a hook gets one reply.
+const PROMPT_DECISIONS = [
   "allow-once",
   "allow-always",
   "deny",
   "timeout",
   "no-approver",
   "cancelled",
-]);
+] as const;
 
-export const PongBodySchema = z.looseObject({ version: z.string(), ui: z.boolean() });
-export type PongBody = z.infer<typeof PongBodySchema>;
+const pongBody = () => z.looseObject({ version: z.string(), ui: z.boolean() });
+export type PongBody = z.infer<ReturnType<typeof pongBody>>;
 
-export const DecisionBodySchema = z.looseObject({
-  decision: PromptDecisionSchema,
-  decidedBy: z.string(),
-  reason: z.optional(z.string()),
-  /** A person's denial: what they told the agent (shared/deny-reason.ts). */
-  denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
-  savedEntries: z.optional(z.array(z.looseObject({}))),
-});
-export type DecisionBody = z.infer<typeof DecisionBodySchema>;
+const decisionBody = () =>
+  z.looseObject({
+    decision: z.enum(PROMPT_DECISIONS),
+    decidedBy: z.string(),
+    reason: z.optional(z.string()),
+    /** A person's denial: what they told the agent (shared/deny-reason.ts). */
+    denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
+    savedEntries: z.optional(z.array(z.looseObject({}))),
+  });
+export type DecisionBody = z.infer<ReturnType<typeof decisionBody>>;
 
-export const ExecResultBodySchema = z.looseObject({
-  decision: PromptDecisionSchema,
-  decidedBy: z.string(),
-  reason: z.optional(z.string()),
-  denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
-  exitCode: z.nullable(z.int()),
-  signal: z.nullable(z.string()),
-  timedOut: z.boolean(),
-  stdout: z.string(),
-  stderr: z.string(),
-  truncated: z.boolean(),
-  durationMs: z.number(),
-});
-export type ExecResultBody = z.infer<typeof ExecResultBodySchema>;
+const execResultBody = () =>
+  z.looseObject({
+    decision: z.enum(PROMPT_DECISIONS),
+    decidedBy: z.string(),
+    reason: z.optional(z.string()),
+    denyReason: z.optional(z.string().check(z.maxLength(DENY_REASON_MAX))),
+    exitCode: z.nullable(z.int()),
+    signal: z.nullable(z.string()),
+    timedOut: z.boolean(),
+    stdout: z.string(),
+    stderr: z.string(),
+    truncated: z.boolean(),
+    durationMs: z.number(),
+  });
+export type ExecResultBody = z.infer<ReturnType<typeof execResultBody>>;
 
-export const ExplanationBodySchema = z.looseObject({
-  outcome: OutcomeSchema,
-  reason: z.string(),
-});
+const explanationBody = () => z.looseObject({ outcome: OutcomeSchema, reason: z.string() });
 
-export const SkillResultBodySchema = z.looseObject({ text: z.string(), isError: z.boolean() });
-export type SkillResultBody = z.infer<typeof SkillResultBodySchema>;
+const skillResultBody = () => z.looseObject({ text: z.string(), isError: z.boolean() });
+export type SkillResultBody = z.infer<ReturnType<typeof skillResultBody>>;
 
-export const REPLY_BODY_SCHEMAS = {
-  pong: PongBodySchema,
-  explanation: ExplanationBodySchema,
-  decision: DecisionBodySchema,
-  "exec.result": ExecResultBodySchema,
-  "skill.result": SkillResultBodySchema,
-} as const;
+const REPLY_BODY_SCHEMAS: Readonly<Record<string, () => z.ZodMiniType>> = {
+  pong: builtOnFirstUse(pongBody),
+  explanation: builtOnFirstUse(explanationBody),
+  decision: builtOnFirstUse(decisionBody),
+  "exec.result": builtOnFirstUse(execResultBody),
+  "skill.result": builtOnFirstUse(skillResultBody),
+} satisfies Record<(typeof REPLY_TYPES)[RequestType], () => z.ZodMiniType>;
+
+/** The schema a reply body of `type` must pass; undefined for a type with none. */
+export function replyBodySchema(type: string): z.ZodMiniType | undefined {
+  return Object.prototype.hasOwnProperty.call(REPLY_BODY_SCHEMAS, type)
+    ? REPLY_BODY_SCHEMAS[type]!()
+    : undefined;
+}
 
 export interface ReplyBodies {
   ping: PongBody;

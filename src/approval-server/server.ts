@@ -17,13 +17,12 @@ import { LineReader } from "./framing.js";
 import { DEFAULT_LIMITS, nonceCapacityFor, RateLimiter, type ServerLimits } from "./limits.js";
 import {
   PROTOCOL_VERSION,
-  REQUEST_BODY_SCHEMAS,
   RequestFrameSchema,
   type ErrorCode,
-  type RequestBodies,
   type RequestFrame,
   type RequestType,
 } from "./protocol.js";
+import { REQUEST_BODY_SCHEMAS, type RequestBodies } from "./request-bodies.js";
 import { prepareSocketPlace } from "./socket-path.js";
 import { taskProofMatches } from "./task-proof.js";
 import type { TokenSource } from "./token-source.js";

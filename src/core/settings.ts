@@ -3,6 +3,7 @@
 // zod/mini: the agent hook reads this file on every tool call (issue 12).
 import { z } from "zod/mini";
 import { INHERIT_PATTERN, refusedInheritName } from "./env-rules.js";
+import { HookSettingsSchema } from "./settings-hook.js";
 
 export const SettingsFileSchema = z.looseObject({
   version: z._default(z.literal(1), 1),
@@ -13,8 +14,8 @@ export const SettingsFileSchema = z.looseObject({
   agents: z.optional(
     z.looseObject({ claudePath: z.optional(z.string()), codexPath: z.optional(z.string()) }),
   ),
-  /** Agent id the Claude Code hook uses outside Gatehouse tasks (default `claude-code`). */
-  hook: z.optional(z.looseObject({ claudeAgentId: z.optional(z.string()) })),
+  /** Agent id the Claude Code hook uses outside Gatehouse tasks (settings-hook.ts: the hook reads only this). */
+  hook: z.optional(HookSettingsSchema),
   /** Variables children inherit besides the built-in list; parsed by `environmentSettings`. */
   environment: z.optional(z.looseObject({})),
   launchAtLogin: z.optional(z.boolean()),

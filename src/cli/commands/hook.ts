@@ -7,12 +7,12 @@ import type { z } from "zod/mini";
 import type { RequestedSettings } from "../../shared/schemas/explanation.js";
 import { MAX_PROMPT_TIMEOUT_MS } from "../../approval-server/protocol.js";
 import { TASK_ID_ENV, taskCredentialsFrom } from "../../approval-server/task-proof.js";
-import { SettingsFileSchema } from "../../core/settings.js";
+import { SettingsHookViewSchema } from "../../core/settings-hook.js";
 import { parseJsonText, readJsonFileSync, type JsonSchema } from "../../core/store/json-file.js";
 import { nonEmptyOption, parseCommandLine, requestedSettingsOption, secondsOption } from "../args.js";
 import { printLine, UsageError, type CliContext, type CommandSpec } from "../context.js";
 import { claudeHookOutput, readClaudeToolCall } from "../hook/claude.js";
-import { codexToolCall, CodexPreToolUseSchema } from "../hook/codex.js";
+import { codexToolCall, codexPreToolUseSchema } from "../hook/codex.js";
 import { agentShellReading } from "../hook/agent-shell.js";
 import { decideToolCall, type HookSession } from "../hook/decide.js";
 import type { HookVerdict, ToolCall } from "../hook/tool-call.js";
@@ -31,7 +31,7 @@ export const CODEX_BLOCK_EXIT = 2;
 function agentIdFor(ctx: CliContext, runtime: Runtime, flag: string | undefined): string {
   if (flag !== undefined) return flag;
   if (runtime === "claude") {
-    const settings = readJsonFileSync(ctx.paths.settings, SettingsFileSchema);
+    const settings = readJsonFileSync(ctx.paths.settings, SettingsHookViewSchema);
     if (settings.status === "ok" && settings.value.hook?.claudeAgentId)
       return settings.value.hook.claudeAgentId;
   }
@@ -67,7 +67,7 @@ async function readToolCall(
   workdir: string | undefined,
 ): Promise<{ call: ToolCall; sessionId: string | undefined; cwd: string } | null> {
   if (runtime === "claude") return readClaudeToolCall(text, workdir, process.cwd());
-  const input = parseInput(CodexPreToolUseSchema, text);
+  const input = parseInput(codexPreToolUseSchema(), text);
   if (!input) return null;
   const cwd = absoluteOr(input.cwd, process.cwd());
   const ctx = { cwd, ...(workdir !== undefined ? { workdir } : {}) };

@@ -9,20 +9,22 @@ import { mcpTargetOfName } from "../../shared/mcp-names.js";
 import { SKILL_TOOL_NAME } from "../../shared/skill-tool-names.js";
 import { CLAUDE_TOOLS } from "./claude-tools.js";
 import type { ToolCall } from "./tool-call.js";
-import { classifyToolCall, inputText, person, type ToolContext } from "./tool-spec.js";
+import { builtOnFirstUse, classifyToolCall, inputText, person, type ToolContext } from "./tool-spec.js";
 
 /**
  * Claude Code's PreToolUse input. The envelope is Claude Code's own (session, folder, event; 2.1.332 adds
  * `prompt_id`, `effort`, …: kept loose); `tool_input` is what the model asked for, read by the tool table.
  */
-export const ClaudePreToolUseSchema = z.looseObject({
-  session_id: z.optional(z.string()),
-  cwd: z.optional(z.string()),
-  hook_event_name: z.optional(z.string()),
-  tool_name: z.string(),
-  tool_input: z.optional(z.unknown()),
-});
-export type ClaudePreToolUse = z.infer<typeof ClaudePreToolUseSchema>;
+export const claudePreToolUseSchema = builtOnFirstUse(() =>
+  z.looseObject({
+    session_id: z.optional(z.string()),
+    cwd: z.optional(z.string()),
+    hook_event_name: z.optional(z.string()),
+    tool_name: z.string(),
+    tool_input: z.optional(z.unknown()),
+  }),
+);
+export type ClaudePreToolUse = z.infer<ReturnType<typeof claudePreToolUseSchema>>;
 
 const MCP_WHAT = "calls a tool of an MCP server";
 
@@ -59,7 +61,7 @@ export async function readClaudeToolCall(
   workdir: string | undefined,
   fallbackCwd: string,
 ): Promise<{ call: ToolCall; sessionId: string | undefined; cwd: string } | null> {
-  const parsed = parseJsonText(text, ClaudePreToolUseSchema);
+  const parsed = parseJsonText(text, claudePreToolUseSchema());
   if (parsed.status !== "ok") return null;
   const input = parsed.value;
   const cwd = input.cwd && input.cwd.startsWith("/") ? input.cwd : fallbackCwd;

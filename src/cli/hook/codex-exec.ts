@@ -18,24 +18,26 @@ import path from "node:path";
 import { z } from "zod/mini";
 import { findBash } from "../../executor/shells.js";
 import type { ToolCall } from "./tool-call.js";
-import { inputText, issueText, person } from "./tool-spec.js";
+import { builtOnFirstUse, inputText, issueText, person } from "./tool-spec.js";
 
 const opt = z.optional;
 
 /** exec_command's arguments (its JSON schema sent to the model, 0.169 and 0.171). */
-export const ExecCommandArgsSchema = z.strictObject({
-  cmd: z.string(),
-  workdir: opt(z.string()),
-  shell: opt(z.string()),
-  login: opt(z.boolean()),
-  tty: opt(z.boolean()),
-  yield_time_ms: opt(z.number()),
-  max_output_tokens: opt(z.number()),
-  sandbox_permissions: opt(z.enum(["use_default", "require_escalated"])),
-  justification: opt(z.string()),
-  prefix_rule: opt(z.array(z.string())),
-});
-export type ExecCommandArgs = z.infer<typeof ExecCommandArgsSchema>;
+export const execCommandArgsSchema = builtOnFirstUse(() =>
+  z.strictObject({
+    cmd: z.string(),
+    workdir: opt(z.string()),
+    shell: opt(z.string()),
+    login: opt(z.boolean()),
+    tty: opt(z.boolean()),
+    yield_time_ms: opt(z.number()),
+    max_output_tokens: opt(z.number()),
+    sandbox_permissions: opt(z.enum(["use_default", "require_escalated"])),
+    justification: opt(z.string()),
+    prefix_rule: opt(z.array(z.string())),
+  }),
+);
+export type ExecCommandArgs = z.infer<ReturnType<typeof execCommandArgsSchema>>;
 
 const WHAT = "runs a shell command";
 
@@ -153,7 +155,7 @@ export interface ExecCommandContext {
 
 /** An exec_command call as a ToolCall, from the arguments in the transcript. */
 export async function execCommandCall(args: unknown, ctx: ExecCommandContext): Promise<ToolCall> {
-  const parsed = ExecCommandArgsSchema.safeParse(args);
+  const parsed = execCommandArgsSchema().safeParse(args);
   const input = inputText(args);
   if (!parsed.success) {
     const why = issueText(parsed.error.issues as unknown as Parameters<typeof issueText>[0]);

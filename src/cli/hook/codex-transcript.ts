@@ -2,8 +2,9 @@
 // file named in the hook input). Codex's hook input for `exec_command` carries only the command text;
 // the call's function name and other arguments (`workdir`, `shell`, …) are in the transcript, written
 // before the hook runs (codex-cli 0.169, 0.171).
-// node:fs's `promises`, loaded on first use: the served hook never reads a file asynchronously (issue 12)
-import { promises as fs } from "node:fs";
+// Blocking reads, as the hook's other files (docs/decisions.md "Start-up"): the file promise API and
+// the thread pool's threads it starts cost the Codex hook more than the read (issue 12).
+import fs from "node:fs";
 import { isRecord } from "../../shared/is-record.js";
 
 /** How much of the end of a transcript is read: a call being decided is among its last lines. */
@@ -16,16 +17,21 @@ export interface TranscriptCall {
   arguments: unknown;
 }
 
-async function readTail(file: string): Promise<string> {
-  const handle = await fs.open(file, "r");
+function readTail(file: string): string {
+  const fd = fs.openSync(file, "r");
   try {
-    const { size } = await handle.stat();
+    const { size } = fs.fstatSync(fd);
     const start = Math.max(0, size - TAIL_BYTES);
     const buffer = Buffer.alloc(size - start);
-    await handle.read(buffer, 0, buffer.length, start);
-    return buffer.toString("utf8");
+    let read = 0;
+    while (read < buffer.length) {
+      const n = fs.readSync(fd, buffer, read, buffer.length - read, start + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.toString("utf8", 0, read);
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
 }
 
@@ -50,8 +56,8 @@ function callOf(line: string, callId: string): TranscriptCall | null {
  * Every `function_call` with this call id in the transcript, latest first; empty when none is there (yet).
  * Call ids come from the model provider: more than one call may carry the same id.
  */
-export async function findCalls(transcript: string, callId: string): Promise<TranscriptCall[]> {
-  const text = await readTail(transcript);
+export function findCalls(transcript: string, callId: string): TranscriptCall[] {
+  const text = readTail(transcript);
   const needle = JSON.stringify(callId);
   const lines = text.split("\n");
   const found: TranscriptCall[] = [];
@@ -76,7 +82,12 @@ export async function waitForCall(
 ): Promise<TranscriptCall | "missing" | "ambiguous"> {
   const until = Date.now() + deadlineMs;
   for (;;) {
-    const found = await findCalls(transcript, callId).catch(() => []);
+    let found: TranscriptCall[] = [];
+    try {
+      found = findCalls(transcript, callId);
+    } catch {
+      // not readable (yet): polled again until the deadline
+    }
     if (found.length > 0) {
       const first = JSON.stringify(found[0]);
       return found.every((call) => JSON.stringify(call) === first) ? found[0]! : "ambiguous";

@@ -15,24 +15,33 @@ import { execCommandCall, loginShellOfUser } from "./codex-exec.js";
 import { CODEX_TOOLS } from "./codex-tools.js";
 import { waitForCall } from "./codex-transcript.js";
 import type { ToolCall } from "./tool-call.js";
-import { classifyToolCall, inputText, issueText, person, type ToolContext } from "./tool-spec.js";
+import {
+  builtOnFirstUse,
+  classifyToolCall,
+  inputText,
+  issueText,
+  person,
+  type ToolContext,
+} from "./tool-spec.js";
 
 /** Codex's PreToolUse input: its own envelope (kept loose), the tool's input read by the tool table. */
-export const CodexPreToolUseSchema = z.looseObject({
-  session_id: z.optional(z.string()),
-  cwd: z.optional(z.string()),
-  transcript_path: z.optional(z.string()),
-  tool_use_id: z.optional(z.string()),
-  tool_name: z.string(),
-  tool_input: z.optional(z.unknown()),
-});
-export type CodexPreToolUse = z.infer<typeof CodexPreToolUseSchema>;
+export const codexPreToolUseSchema = builtOnFirstUse(() =>
+  z.looseObject({
+    session_id: z.optional(z.string()),
+    cwd: z.optional(z.string()),
+    transcript_path: z.optional(z.string()),
+    tool_use_id: z.optional(z.string()),
+    tool_name: z.string(),
+    tool_input: z.optional(z.unknown()),
+  }),
+);
+export type CodexPreToolUse = z.infer<ReturnType<typeof codexPreToolUseSchema>>;
 
 /** Gatehouse's Skill tool as Codex's hook names it (its namespace + the tool). */
 const CODEX_SKILL_TOOL_NAME = `${CODEX_SKILL_NAMESPACE}__${SKILL_TOOL}`;
 
 /** The command text of an exec_command hook input: nothing else is ever there. */
-const BashInputSchema = z.strictObject({ command: z.string().check(z.minLength(1)) });
+const bashInputSchema = builtOnFirstUse(() => z.strictObject({ command: z.string().check(z.minLength(1)) }));
 
 /** Codex names namespaced tools with their namespace glued on (`multi_agent_v1wait_agent`). */
 function baseToolName(name: string): string {
@@ -40,7 +49,7 @@ function baseToolName(name: string): string {
 }
 
 async function commandCall(input: CodexPreToolUse, ctx: ToolContext): Promise<ToolCall> {
-  const hookInput = BashInputSchema.safeParse(input.tool_input);
+  const hookInput = bashInputSchema().safeParse(input.tool_input);
   if (!hookInput.success) {
     const why = issueText(hookInput.error.issues as unknown as Parameters<typeof issueText>[0]);
     return person(

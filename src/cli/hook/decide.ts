@@ -116,6 +116,9 @@ function toolBody(call: Extract<ToolCall, { kind: "mcp" | "person" }>, session: 
 
 /** No Gatehouse answers: the same gate decides here with nobody to ask, and the reason says so. */
 async function decideLocally(call: GatedCall, session: HookSession, posixShells: PosixShell[], why: string) {
+  // Before the gate loads: its parsers' WebAssembly, and the code cache of what loads from here on
+  // (bin/gatehouse.js leaves the hook on V8's default flags).
+  (await import("../../core/policy/io/wasm-tier.js")).useBaselineWasmOnly();
   const [{ decideCommand, isAllowed }, { decideFileAccess }, { decideToolCallGate }] = await Promise.all([
     import("../../executor/gate.js"),
     import("../../executor/file-access.js"),

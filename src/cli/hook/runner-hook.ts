@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../../core/log.js";
 import type { AppPaths } from "../../core/paths.js";
-import { ApprovalRequestBodySchema, type DecisionBody } from "../../approval-server/protocol.js";
+import type { DecisionBody } from "../../approval-server/protocol.js";
+import { ApprovalRequestBodySchema } from "../../approval-server/request-bodies.js";
 import type { HandlerReply, RequestContext } from "../../approval-server/server.js";
 import type { ClientResult } from "../../approval-server/client.js";
 import type { RunnerHookTask } from "../../executor/tasks/deps.js";

@@ -4,6 +4,7 @@
 // not know, or a value it does not understand is a call for a person. zod/mini: the hook loads every
 // table on every call (issue 12).
 import { z } from "zod/mini";
+import { builtOnFirstUse } from "../../shared/first-use.js";
 import type { ToolCall } from "./tool-call.js";
 
 /** What the table's rows get besides the input: where the call happens. */
@@ -32,11 +33,11 @@ export function tool<S extends z.ZodMiniType>(
   input: () => S,
   call: (input: z.output<S>, ctx: ToolContext) => ToolCall | Promise<ToolCall>,
 ): ToolSpec {
-  let built: S | undefined;
-  return { what, input: () => (built ??= input()), call: call as ToolSpec["call"] };
+  return { what, input: builtOnFirstUse(input), call: call as ToolSpec["call"] };
 }
 
 export type ToolTable = Readonly<Record<string, ToolSpec>>;
+export { builtOnFirstUse };
 
 /** A call that runs nothing and touches no file on this machine: allowed, saying why. */
 export function harmless(name: string, what: string): ToolCall {

@@ -2,7 +2,8 @@
 // every Bash tool call, so it must not pay for the runner's services, the backend connection
 // (Socket.IO), archives, YAML or file watching — and, with Gatehouse running, not even for the policy
 // engine, which the server applies. A list of forbidden modules, checked on the real `gatehouse` (the
-// bundle in dist/cli/ when it is built, mapped back to source modules through its modules.json).
+// bundle in dist/cli/ when it is built, mapped back to source modules through its modules.json), and
+// the V8 flags it ends with (any flag set makes Node compile its own modules without their code cache).
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import { GATEHOUSE_BIN, REPO_ROOT } from "../../support/cli.js";
 import { realProgram } from "../../support/programs.js";
 import { makeTempHome, type TempHome } from "../../support/temp-home.js";
 import { startServe, type ServeProcess } from "../approval-server/serve-process.js";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 
 const TRACER = path.join(REPO_ROOT, "dist/test/support/module-trace.js");
 const BUNDLE_MAP = path.join(REPO_ROOT, "dist/cli/modules.json");
@@ -45,9 +46,24 @@ const NOT_WHEN_SERVED = [
   "src/executor/run-process.js",
   "node_modules/web-tree-sitter/",
   "node_modules/sh-syntax/",
-  // its files are read with blocking calls (src/cli/stdin.ts, readJsonFileSync): no promise API, no thread pool
+  // its files are read with blocking calls (src/cli/stdin.ts, readJsonFileSync, Codex's transcript):
+  // no promise API, no thread pool (node:internal/fs/promises is not listed: the tracer's own ES module
+  // loader loads it)
   "node:fs/promises",
+  // the request bodies are the server's to check; of settings.json the hook reads only its hook section
+  // (core/settings-hook.ts): each was a third of the zod schemas the hook built at start-up
+  "src/approval-server/request-bodies.js",
+  "src/core/settings.js",
+  "src/core/env-rules.js",
 ];
+
+/** V8's tag for its build and a set of flags (v8.cachedDataVersionTag) in a fresh Node with `flags`. */
+function v8TagWith(flags: string[]): string {
+  return execFileSync(process.execPath, [...flags, "-p", "require('node:v8').cachedDataVersionTag()"], {
+    env: t.env,
+    encoding: "utf8",
+  }).trim();
+}
 
 let t: TempHome;
 let bundleMap: Record<string, string[]> | null = null;
@@ -62,8 +78,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.cleanup());
 
-/** Runs `gatehouse ARGS` under the tracer; returns its stdout and the source modules it loaded. */
-async function traced(args: string[], input = ""): Promise<{ stdout: string; modules: string[] }> {
+/**
+ * Runs `gatehouse ARGS` under the tracer; returns its stdout, the source modules it loaded and V8's tag
+ * of the flags it ended with.
+ */
+async function traced(
+  args: string[],
+  input = "",
+): Promise<{ stdout: string; modules: string[]; v8Tag: string | undefined }> {
   const trace = path.join(t.home, `trace-${Date.now()}-${Math.random()}.txt`);
   const stdout = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", TRACER, GATEHOUSE_BIN, ...args], {
@@ -79,7 +101,9 @@ async function traced(args: string[], input = ""): Promise<{ stdout: string; mod
     child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${err}`))));
     child.stdin.end(input);
   });
-  const urls = (await fs.readFile(trace, "utf8")).split("\n").filter(Boolean);
+  const lines = (await fs.readFile(trace, "utf8")).split("\n").filter(Boolean);
+  const v8Tag = lines.find((line) => line.startsWith("v8-tag:"))?.slice("v8-tag:".length);
+  const urls = lines.filter((line) => !line.startsWith("v8-tag:"));
   const modules = new Set<string>();
   for (const url of urls) {
     const file = url.startsWith("file://") ? decodeURIComponent(new URL(url).pathname) : url;
@@ -87,7 +111,7 @@ async function traced(args: string[], input = ""): Promise<{ stdout: string; mod
     const inBundle = bundleMap && !chunk.startsWith("..") ? bundleMap[chunk] : undefined;
     for (const id of inBundle ?? [file]) modules.add(id.replace(/^(\.\.\/)+/, "/"));
   }
-  return { stdout, modules: [...modules] };
+  return { stdout, modules: [...modules], v8Tag };
 }
 
 const hookInput = (command: string) =>
@@ -108,11 +132,43 @@ describe("start-up imports of the hot CLI paths", () => {
     let serve: ServeProcess | null = null;
     try {
       serve = await startServe(t.env);
-      const { stdout, modules } = await traced(["hook", "claude"], hookInput("git status"));
+      const { stdout, modules, v8Tag } = await traced(["hook", "claude"], hookInput("git status"));
       expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe("allow");
       expect(stdout).not.toContain("not running");
       expect(modules.some((m) => m.includes("src/cli/commands/hook.js"))).toBe(true);
       expect(loadedOf(modules, [...NEVER, ...NOT_WHEN_SERVED])).toEqual([]);
+      // no V8 flag set: Node's own modules (net, crypto, streams) load from their code cache
+      expect(v8Tag).toBe(v8TagWith([]));
+    } finally {
+      await serve?.stop();
+    }
+  });
+
+  it("the Codex hook asking a running Gatehouse about a command loads nothing of the policy engine, on V8's default flags", async () => {
+    let serve: ServeProcess | null = null;
+    try {
+      serve = await startServe(t.env);
+      // Codex's hook input names the call; its arguments are in the session's transcript (codex-cli 0.171)
+      const transcript = path.join(t.home, "rollout.jsonl");
+      const call = { type: "function_call", name: "exec_command", call_id: "call_1" };
+      const args = JSON.stringify({ cmd: "git status" });
+      await fs.writeFile(
+        transcript,
+        `${JSON.stringify({ type: "response_item", payload: { ...call, arguments: args } })}\n`,
+      );
+      const input = JSON.stringify({
+        session_id: "s1",
+        cwd: t.home,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "git status" },
+        tool_use_id: "call_1",
+        transcript_path: transcript,
+      });
+      const { modules, v8Tag } = await traced(["hook", "codex"], input);
+      expect(modules.some((m) => m.includes("src/cli/hook/codex.js"))).toBe(true);
+      expect(loadedOf(modules, [...NEVER, ...NOT_WHEN_SERVED])).toEqual([]);
+      expect(v8Tag).toBe(v8TagWith([]));
     } finally {
       await serve?.stop();
     }
@@ -144,16 +200,19 @@ describe("start-up imports of the hot CLI paths", () => {
   });
 
   it("the hook deciding alone (no Gatehouse running) loads the policy engine but nothing of the runner", async () => {
-    const { stdout, modules } = await traced(["hook", "claude"], hookInput("git status"));
+    const { stdout, modules, v8Tag } = await traced(["hook", "claude"], hookInput("git status"));
     expect(stdout).toContain("not running");
     expect(modules.some((m) => m.includes("src/core/policy/"))).toBe(true);
     expect(loadedOf(modules, NEVER)).toEqual([]);
+    // it parses: the parsers' WebAssembly on V8's baseline compiler only, as in every other command
+    expect(v8Tag).toBe(v8TagWith(["--liftoff-only"]));
   });
 
   it("policy explain loads nothing of the runner", async () => {
-    const { stdout, modules } = await traced(["policy", "explain", "--json", "--", "git", "status"]);
+    const { stdout, modules, v8Tag } = await traced(["policy", "explain", "--json", "--", "git", "status"]);
     expect(JSON.parse(stdout)).toMatchObject({ outcome: "run" });
     expect(loadedOf(modules, NEVER)).toEqual([]);
+    expect(v8Tag).toBe(v8TagWith(["--liftoff-only"]));
   });
 
   it("the tracer sees what a command really loads (serve pulls in the runner)", async () => {

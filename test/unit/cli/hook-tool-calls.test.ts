@@ -238,11 +238,11 @@ describe("Codex's tool table", () => {
     );
 
   it("reads every call with an id back from the transcript, with the function's name", async () => {
-    expect(await findCalls(transcript, "call_zsh")).toEqual([
+    expect(findCalls(transcript, "call_zsh")).toEqual([
       { name: "exec_command", arguments: { cmd: "ls", shell: "/usr/bin/zsh" } },
     ]);
-    expect(await findCalls(transcript, "call_twice")).toHaveLength(2);
-    expect(await findCalls(transcript, "call_missing")).toEqual([]);
+    expect(findCalls(transcript, "call_twice")).toHaveLength(2);
+    expect(findCalls(transcript, "call_missing")).toEqual([]);
   });
 
   it("a command with the default shell, or the very bash Gatehouse analyses for, goes to the command gate", async () => {
