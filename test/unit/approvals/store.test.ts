@@ -6,6 +6,7 @@ import {
   AllowlistEntryError,
   ApprovalsStore,
   InvalidFileError,
+  newEntryId,
   type ApprovalsFile,
 } from "../../../src/core/approvals/index.js";
 import { InvalidFileError as StoreInvalidFileError } from "../../../src/core/store/index.js";
@@ -321,5 +322,15 @@ describe("file safety", () => {
     await fs.chmod(t.paths.approvals, 0o644);
     await store.addEntry("*", { pattern: "/usr/bin/git" });
     expect((await fs.stat(t.paths.approvals)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("entry ids", () => {
+  it("a new entry id never starts with '-', so `gatehouse allowlist remove ID` never reads it as an option", () => {
+    const taken = new Set<string>();
+    for (let i = 0; i < 2_000; i++) taken.add(newEntryId(taken));
+    expect(taken.size).toBe(2_000);
+    expect([...taken].filter((id) => id.startsWith("-"))).toEqual([]);
+    expect([...taken].every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{7}$/.test(id))).toBe(true);
   });
 });

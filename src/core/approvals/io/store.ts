@@ -73,10 +73,14 @@ export function newSocketToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-function newEntryId(taken: ReadonlySet<string>): string {
+/**
+ * A fresh entry id: 8 base64url characters, never starting with "-" (one in 64 did, and a person's
+ * `gatehouse allowlist remove -hx3…` then read as an option; the loop of issue 30 found it).
+ */
+export function newEntryId(taken: ReadonlySet<string>): string {
   for (;;) {
     const id = randomBytes(6).toString("base64url");
-    if (!taken.has(id)) return id;
+    if (!id.startsWith("-") && !taken.has(id)) return id;
   }
 }
 
