@@ -125,7 +125,8 @@ describe("approval socket limits", () => {
     expect(decided).toHaveLength(2_000);
     // Requests are decided concurrently and replies carry their id, so the order among them is free
     // (the first request can be the last decided: it pays the analyser's first load).
-    const byNumber = (ids: string[]) => ids.sort((a, b) => Number(a.slice(2)) - Number(b.slice(2)));
+    const byNumber = (ids: Array<string | null>) =>
+      ids.sort((a, b) => Number(a?.slice(2)) - Number(b?.slice(2)));
     expect(byNumber(decided.map((f) => f.id))).toEqual(frames.slice(0, 2_000).map((f) => f.id));
     expect(decided.every((f) => (JSON.parse(f.body) as { decision: string }).decision === "allow-once")).toBe(
       true,
