@@ -56,9 +56,9 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
   const { approvals, env, paths } = ctx.services;
   const platform = ctx.services.platform ?? process.platform;
 
-  /** What a bare name finds on PATH today (the editor shows it; a name found nowhere is a warning). */
-  const bareResolution = (pattern: string): { path: string | null; error: string | null } => {
-    const found = resolveExecutable(pattern, {
+  /** What a command word finds today, resolved as the policy resolves it (a regular file it may run; a bare name on PATH). */
+  const resolution = (word: string): { path: string | null; error: string | null } => {
+    const found = resolveExecutable(word, {
       cwd: paths.home,
       pathEnv: env.PATH ?? env.Path,
       pathExt: env.PATHEXT,
@@ -81,7 +81,7 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
         : [];
     }
     if (kind === "bare") {
-      const found = bareResolution(pattern);
+      const found = resolution(pattern);
       return found.path ? [`${pattern} resolves to ${found.path} today.`] : [];
     }
     return [];
@@ -97,23 +97,17 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
     const kind = patternKind(pattern);
     if (kind === "any" || kind === "mcp") return null;
     if (kind === "bare") {
-      const found = bareResolution(pattern);
+      const found = resolution(pattern);
       return found.path
         ? null
         : `No program named ${pattern} is on PATH today (${found.error}). You can still save the entry: it matches once ${pattern} is installed.`;
     }
     if (/[*?[\]{}()!+@]/.test(pattern)) return null;
     const full = expandHome(pattern, paths.home);
-    const found = resolveExecutable(full, {
-      cwd: paths.home,
-      pathEnv: env.PATH ?? env.Path,
-      pathExt: env.PATHEXT,
-      home: paths.home,
-      platform,
-    });
-    return found.resolvedPath
+    const found = resolution(full);
+    return found.path
       ? null
-      : `There is no program at ${full} today (${found.error ?? "not found"}). You can still save the entry: it matches once the program is there.`;
+      : `There is no program at ${full} today (${found.error}). You can still save the entry: it matches once the program is there.`;
   };
 
   const entryView = (agentId: string, entry: AllowlistEntry, now: number): EntryView => {
@@ -121,7 +115,7 @@ export function allowlistHandlers(ctx: HandlerContext): Pick<Handlers, Allowlist
     let resolvesTo: string | null = null;
     let problem: string | null = checked.ok ? null : checked.reason;
     if (checked.ok && patternKind(entry.pattern) === "bare") {
-      const found = bareResolution(entry.pattern);
+      const found = resolution(entry.pattern);
       resolvesTo = found.path;
       if (!found.path) problem = `${entry.pattern} resolves to nothing today (${found.error}).`;
     }
