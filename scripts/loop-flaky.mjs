@@ -6,12 +6,14 @@
 // --slow-runs rounds. Everything runs under `nice`; the build happens once (GATEHOUSE_TESTS_BUILT
 // makes vitest skip its global build).
 //
-//   node scripts/loop-flaky.mjs [--runs 20] [--slow-runs 5] [--all] [--one-by-one] [--list] [folders or files…]
+//   node scripts/loop-flaky.mjs [--runs 20] [--slow-runs 5] [--workers N] [--all] [--one-by-one] [--list] [folders or files…]
 //
 // Default folders: test/integration/{capabilities,device,approval-server,tasks,skills,faults}. Each round runs the
 // picked files in one vitest run (files in parallel, as CI runs them); --one-by-one runs each file in
 // a vitest run of its own (no competition from the other files). Reports and vitest's JSON for every
 // round go to a folder under the system temp folder (printed). Exit code 1 when anything failed.
+// --workers N runs N test files at once (vitest's --maxWorkers; its own default is one fewer than the
+// cores, so one on a 2-core machine): more rounds in the hour, and more competition for each file.
 import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -29,6 +31,7 @@ const { values: args, positionals } = parseArgs({
     "one-by-one": { type: "boolean", default: false },
     list: { type: "boolean", default: false },
     nice: { type: "string", default: "10" },
+    workers: { type: "string" },
   },
 });
 
@@ -103,7 +106,14 @@ async function round(label, files) {
   const report = path.join(outDir, `${label}.json`);
   const { output } = await run(
     "npx",
-    ["vitest", "run", "--reporter=json", `--outputFile=${report}`, ...files],
+    [
+      "vitest",
+      "run",
+      "--reporter=json",
+      `--outputFile=${report}`,
+      ...(args.workers ? [`--maxWorkers=${args.workers}`] : []),
+      ...files,
+    ],
     { GATEHOUSE_TESTS_BUILT: "1" },
   );
   let json;
