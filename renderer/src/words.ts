@@ -134,6 +134,18 @@ export function clock(ts: number): string {
   });
 }
 
+/**
+ * `clock` as its day and its time ("Nov 28, 2026" and "05:37:15 PM"), for a narrow column that may
+ * put them on two lines but must not break either.
+ */
+export function clockParts(ts: number): { day: string; time: string } {
+  const d = new Date(ts);
+  return {
+    day: d.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }),
+    time: d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+  };
+}
+
 /** The time of day only, e.g. "10:13 PM" (for "until …" on the same day). */
 export function timeOfDay(ts: number): string {
   return new Date(ts).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });

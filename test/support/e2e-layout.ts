@@ -77,3 +77,11 @@ export async function selectProblems(page: Page): Promise<string[]> {
     return problems;
   })()`);
 }
+
+/** Tables wider than the box they scroll in: the region's name, by how much, and its columns' widths. */
+export async function tableOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(`[...document.querySelectorAll(".table-wrap")]
+    .filter((r) => r.getBoundingClientRect().width > 0 && r.scrollWidth > r.clientWidth + 1)
+    .map((r) => r.getAttribute("aria-label") + " is wider than its box by " + (r.scrollWidth - r.clientWidth) +
+      " px (columns " + [...r.querySelectorAll("thead th")].map((c) => Math.round(c.getBoundingClientRect().width)).join(", ") + ")")`);
+}

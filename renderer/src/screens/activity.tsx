@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { ActivityQuery, AuditRecord } from "../../../src/ipc/contract.js";
 import { useDebounced, useRemote } from "../bridge.js";
 import { Empty, Loading, Message, Pill, type Tone } from "../components/common.js";
-import { clock, sourceWords, timeOfDay } from "../words.js";
+import { clockParts, sourceWords, timeOfDay } from "../words.js";
 import { elevationDuration, elevationWho } from "../../../src/shared/elevation-choices.js";
 import { PathText } from "../components/path-text.js";
 import { TableScroll } from "../components/table.js";
@@ -60,6 +60,23 @@ function who(decidedBy: string): string {
   if (decidedBy === "user") return "you";
   if (decidedBy === "fallback") return "askFallback";
   return "policy";
+}
+
+/** How a command that ran ended, under its decision (a column of its own was empty on every decision). */
+function exitWords(r: AuditRecord): string {
+  if (typeof r.exitCode === "number") return `exit ${r.exitCode}`;
+  if (r.timedOut) return "timed out";
+  return r.signal ? `ended by ${r.signal}` : "no exit code";
+}
+
+/** When a record was written: its day and time, each kept whole, on two lines where the column is narrow. */
+function When(props: { ts: number }) {
+  const { day, time } = clockParts(props.ts);
+  return (
+    <>
+      <span className="nowrap">{day},</span> <span className="nowrap">{time}</span>
+    </>
+  );
 }
 
 export function ActivityScreen() {
@@ -139,7 +156,6 @@ export function ActivityScreen() {
                 <th scope="col">Command</th>
                 <th scope="col">Decision</th>
                 <th scope="col">Decided by</th>
-                <th scope="col">Exit</th>
                 <th scope="col">Agent</th>
               </tr>
             </thead>
@@ -147,7 +163,9 @@ export function ActivityScreen() {
               {list.data.records.map((r) =>
                 r.event === "elevation" ? (
                   <tr key={`${r.runId}-${r.event}`} data-event="elevation">
-                    <td className="nowrap">{clock(r.ts)}</td>
+                    <td>
+                      <When ts={r.ts} />
+                    </td>
                     <td>{elevationSentence(r)}</td>
                     <td>
                       <Pill tone={ELEVATION_PILL[r.decision === "deny" ? "ended" : "started"].tone}>
@@ -155,12 +173,13 @@ export function ActivityScreen() {
                       </Pill>
                     </td>
                     <td>{who(r.decidedBy)}</td>
-                    <td />
                     <td>{r.agentId === "*" ? "every agent" : r.agentId}</td>
                   </tr>
                 ) : (
                   <tr key={`${r.runId}-${r.event}`}>
-                    <td className="nowrap">{clock(r.ts)}</td>
+                    <td>
+                      <When ts={r.ts} />
+                    </td>
                     <td>
                       <span className="mono selectable wrap">{r.command}</span>
                       <div className="cell-note">
@@ -170,9 +189,9 @@ export function ActivityScreen() {
                     </td>
                     <td>
                       <Pill tone={DECISION[r.decision].tone}>{DECISION[r.decision].label}</Pill>
+                      {r.event === "run" ? <div className="cell-note">{exitWords(r)}</div> : null}
                     </td>
                     <td>{who(r.decidedBy)}</td>
-                    <td>{r.event === "run" ? (r.exitCode ?? (r.timedOut ? "timed out" : "—")) : ""}</td>
                     <td>
                       {r.agentId}
                       <div className="cell-note" data-provenance={r.verified ? "verified" : "claimed"}>

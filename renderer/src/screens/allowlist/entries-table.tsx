@@ -1,6 +1,8 @@
 // One list's entries (ui.md "Allowlist editor"): pattern, arguments, folder, limits, source, last use;
 // filtered by words, sorted by a column; edit, duplicate and delete per row. Expired and used-up
-// entries stay listed, greyed out.
+// entries stay listed, greyed out. The folder an entry is limited to is a note under its program ("only
+// in ~/Projects/**"), not a column of its own: a folder's names do not break, and as a seventh column it
+// pushed the table wider than the editor at the window's usual size.
 import { useMemo, useState } from "react";
 import type { AgentView, EntryInput, EntryView } from "../../../../src/ipc/contract.js";
 import { parseMcpPattern } from "../../../../src/shared/mcp-entry.js";
@@ -48,6 +50,11 @@ function entryColumns(now: number, actions: Column<EntryView>): Array<Column<Ent
         <>
           <PathText className="mono selectable" text={v.entry.pattern} />
           <McpNote pattern={v.entry.pattern} />
+          {v.entry.cwd ? (
+            <div className="cell-note">
+              only in <PathText className="mono selectable" text={v.entry.cwd} />
+            </div>
+          ) : null}
           {v.resolvesTo ? (
             <div className="cell-note">
               → <PathText text={v.resolvesTo} />
@@ -63,13 +70,6 @@ function entryColumns(now: number, actions: Column<EntryView>): Array<Column<Ent
       className: "mono selectable",
       sortValue: (v) => lower(v.entry.argPattern),
       cell: (v) => orAny(v.entry.argPattern),
-    },
-    {
-      id: "cwd",
-      header: "Folder",
-      className: "mono selectable",
-      sortValue: (v) => lower(v.entry.cwd),
-      cell: (v) => (v.entry.cwd ? <PathText text={v.entry.cwd} /> : orAny(undefined)),
     },
     {
       id: "limits",
